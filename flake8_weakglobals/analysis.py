@@ -1,0 +1,346 @@
+"""The analysis: one ``ast`` pass that finds long-lived containers holding framework objects strongly.
+
+It is the single source of truth for the flake8 plugin (which prints findings), the standalone hook, and
+the codemod (which applies the findings' edits). Pipeline: ``survey`` (statements only; most files stop
+there) -> ``uses`` (one full walk; references resolved to slots and their uses sorted) -> ``evidence``
+(what the keys are) -> findings, with fixability and edits decided here.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+from . import rules
+from .containers import ContainerType, Member, annotation_edits, constructor_edit, initial_members
+from .evidence import Evidence, Hook, Obj, Tup, Value, element_of, project, text
+from .findings import Edit, EditKind, Evidence as Proof, Finding, Span
+from .scopes import FUNCTIONS, Scopes, function_parameters
+from .survey import CachedFunction, Survey, survey_module
+from .uses import Definition, Fill, SlotUses, UseClassifier, collect, id_argument
+from .vocabulary import MODULE, MODULE_HOOK_REGISTRARS, TENSOR, Vocabulary, compares_by_value
+
+_MAP_API = frozenset(
+    "get setdefault pop popitem update clear keys values items copy fromkeys default_factory".split()
+) | {"__contains__", "__getitem__", "__setitem__", "__delitem__", "__len__", "__iter__"}
+_SET_API = frozenset("add discard remove pop clear copy update isdisjoint".split()) | {
+    "__contains__", "__len__", "__iter__",
+}
+_CONTAINER_GENERICS = frozenset(
+    "Dict dict DefaultDict defaultdict OrderedDict Mapping MutableMapping Set set MutableSet AbstractSet "
+    "List list Deque deque WeakKeyDictionary WeakSet".split()
+)
+_DETACHED_CALLS = frozenset({"str", "repr", "len", "id", "int", "float", "bool", "hash", "format"})
+_DETACHED_ATTRIBUTES = frozenset(
+    {"shape", "dtype", "device", "ndim", "requires_grad", "is_leaf", "__name__", "__qualname__", "training"}
+)
+
+
+def analyze(tree: ast.Module, vocabulary: Vocabulary = Vocabulary()) -> list[Finding]:
+    """Findings for one module, sorted by position."""
+    survey = survey_module(tree, vocabulary)
+    if not survey.has_candidates:
+        return []
+    collected = collect(tree, survey)
+    scopes = Scopes(tree, collected.parents)
+    evidence = Evidence(scopes, survey, vocabulary, _hooks(collected.hook_calls, scopes, survey))
+    classifier = UseClassifier(scopes, survey)
+    for reference in collected.references:
+        classifier.add(reference)
+    judge = _Judge(survey, evidence)
+    findings = [finding for uses in classifier.uses.values() if (finding := judge.container(uses)) is not None]
+    findings.extend(finding for cached in survey.cached_functions if (finding := judge.cache(cached)) is not None)
+    return sorted(findings, key=lambda finding: (finding.line, finding.col, finding.code))
+
+
+def _hooks(calls: list[ast.Call], scopes: Scopes, survey: Survey) -> dict[ast.AST, Hook]:
+    """Functions registered as hooks, and which of their parameters receives the module or tensor."""
+    hooks: dict[ast.AST, Hook] = {}
+    for call in calls:
+        registrar = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+        hook = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "hook"), None)
+        kind = MODULE if registrar in MODULE_HOOK_REGISTRARS else TENSOR
+        function: Optional[ast.AST] = None
+        if isinstance(hook, ast.Lambda):
+            function = hook
+        elif isinstance(hook, ast.Name):
+            resolved = scopes.resolve(hook.id, call)
+            definitions = [binding.node for binding in resolved[1] if binding.how == "def"] if resolved else []
+            function = definitions[0] if len(definitions) == 1 else None
+        elif isinstance(hook, ast.Attribute) and isinstance(hook.value, ast.Name):
+            owner = next((info for info in survey.classes.values() if hook.attr in info.methods), None)
+            function = owner.methods[hook.attr] if owner is not None else None
+        if function is not None:
+            bound = function in survey.method_owner and function not in survey.unbound_methods
+            hooks[function] = Hook(1 if bound else 0, kind, call.lineno, registrar)
+    return hooks
+
+
+@dataclass(frozen=True)
+class _Held:
+    """What one fill puts in a container, once evidence is known."""
+
+    fill: Fill
+    value: Value
+
+    @property
+    def object(self) -> Optional[Obj]:
+        return self.value if isinstance(self.value, Obj) else None
+
+    @property
+    def in_tuple(self) -> Optional[Obj]:
+        """A framework object inside a tuple key: pinned, and a tuple cannot be weakly referenced."""
+        pending = [self.value]
+        while pending:
+            value = pending.pop()
+            if isinstance(value, Tup):
+                pending.extend(value.items)
+            elif isinstance(value, Obj) and value is not self.value:
+                return value
+        return None
+
+
+class _Judge:
+    def __init__(self, survey: Survey, evidence: Evidence) -> None:
+        self.survey = survey
+        self.evidence = evidence
+
+    # --- containers (WG001-WG005) ------------------------------------------------------------------
+
+    def container(self, uses: SlotUses) -> Optional[Finding]:
+        containers = [d for d in uses.definitions if d.constructor and d.constructor.type is not ContainerType.PLACEHOLDER]
+        if not containers:
+            return None
+        primary = _primary(uses, containers)
+        constructor = containers[0].constructor
+        assert constructor is not None
+        keyed = constructor.type.keyed
+        held = [_Held(fill, self._value(fill, keyed)) for fill in self._fills(uses, containers)]
+        direct = [h for h in held if not h.fill.id_key and (h.object or h.in_tuple)]
+        annotated = self._annotated(uses.definitions)
+        by_id = [h for h in held if h.fill.id_key and h.object]
+        weak = constructor.type in (ContainerType.WEAK_MAP, ContainerType.WEAK_SET)
+        long_lived = uses.slot.where != "instance" or self._is_singleton_state(uses.slot.owner)
+
+        if weak:
+            objects = [(h.fill.line, h.object or h.in_tuple) for h in direct] + annotated
+            objects = [(line, found) for line, found in objects if found and compares_by_value(found.kind)]
+            code = "WG004" if objects else None
+        elif not long_lived:
+            return None
+        elif direct or annotated:
+            objects = [(h.fill.line, h.object or h.in_tuple) for h in direct] + annotated
+            code = "WG003" if uses.slot.where == "class" else ("WG001" if keyed else "WG002")
+        elif by_id and keyed and not uses.removals and all(d.top_level for d in containers):
+            objects = [(h.fill.line, h.object) for h in by_id]
+            code = "WG005"
+        else:
+            return None
+        if code is None:
+            return None
+        line, first = min(objects, key=lambda pair: pair[0])  # type: ignore[return-value,arg-type]
+        assert first is not None
+        kinds = tuple(sorted({found.kind for _, found in objects if found}))
+        reason = self._why_not_fixable(uses, containers, held, code)
+        edits = () if reason else tuple(self._edits(uses, containers, code))
+        if not reason and not edits:
+            reason = "there is nothing the fix knows how to rewrite"
+        place = {"module": "module-level", "class": "class-level", "instance": "module-level instance's"}[uses.slot.where]
+        name = self._display(uses)
+        proof = Proof(line, first.why)
+        message = rules.container_message(
+            code, constructor.word, place, name, kinds, f"({first.why} at line {line})", reason is None
+        )
+        return Finding(
+            code=code,
+            line=primary.target.lineno,
+            col=primary.target.col_offset,
+            name=name,
+            kind=constructor.word,
+            scope=uses.slot.where,
+            holds=kinds,
+            evidence=proof,
+            message=message,
+            fix_reason=reason,
+            edits=edits,
+            runtime_names=frozenset({constructor.type.runtime_name}) if not reason else frozenset(),  # type: ignore[arg-type]
+        )
+
+    def _fills(self, uses: SlotUses, containers: list[Definition]) -> Iterator[Fill]:
+        yield from uses.fills
+        for definition in containers:
+            assert definition.constructor is not None
+            for member in initial_members(definition.constructor):
+                inner = id_argument(member.expr, self.survey.names)
+                if inner is not None:
+                    yield Fill(Member(inner, member.shape, member.value), definition.target.lineno, "definition", True)
+                else:
+                    yield Fill(member, definition.target.lineno, "definition")
+        if any(d.constructor and d.constructor.type is ContainerType.DEFAULT_MAP for d in containers):
+            yield from uses.subscript_reads
+
+    def _value(self, fill: Fill, keyed: bool) -> Value:
+        shape = fill.member.shape
+        if shape == "update":
+            shape = "pairs" if keyed else "iterable"
+        value = self.evidence.of(fill.member.expr)
+        if shape == "iterable":
+            return element_of(value)
+        if shape == "pairs":
+            return project(element_of(value), (0,))
+        return value
+
+    def _annotated(self, definitions: list[Definition]) -> list[tuple[int, Obj]]:
+        """Keys or elements named by the container's own annotation: ``Dict[nn.Module, str]``."""
+        found = []
+        for definition in definitions:
+            value = self._annotated_member(definition.annotation)
+            if isinstance(value, Obj):
+                found.append((definition.target.lineno, Obj(value.kind, f"annotated `{text(definition.annotation)}`")))  # type: ignore[arg-type]
+        return found
+
+    def _annotated_member(self, annotation: Optional[ast.expr]) -> Value:
+        if not isinstance(annotation, ast.Subscript):
+            return None
+        generic = (self.survey.names.qualify(annotation.value) or "").rpartition(".")[2]
+        parts = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+        if generic in ("Optional", "ClassVar", "Final", "Union"):
+            return next((value for part in parts if (value := self._annotated_member(part)) is not None), None)
+        if generic in _CONTAINER_GENERICS:
+            return self.evidence.of_annotation(parts[0])
+        return None
+
+    def _is_singleton_state(self, owner: str) -> bool:
+        return any(
+            owner in {ancestor.name for ancestor in self.survey.lineage(self.survey.classes[class_name])}
+            for class_name in self.survey.singletons.values()
+        )
+
+    def _display(self, uses: SlotUses) -> str:
+        slot = uses.slot
+        if slot.where == "instance":
+            holder = next((name for name, cls in self.survey.singletons.items() if cls == slot.owner), None)
+            return f"{holder}.{slot.name}" if holder else f"{slot.owner}().{slot.name}"
+        return slot.display
+
+    # --- fixability --------------------------------------------------------------------------------
+
+    def _why_not_fixable(self, uses: SlotUses, containers: list[Definition], held: list[_Held], code: str) -> Optional[str]:
+        """The first reason the codemod must leave this container alone, or None."""
+        types = {d.constructor.type for d in containers if d.constructor}
+        if len({t.runtime_name for t in types}) > 1:
+            return "it is bound to different kinds of container"
+        for definition in containers:
+            outcome = constructor_edit(definition.constructor)  # type: ignore[arg-type]
+            if isinstance(outcome, str):
+                return f"{outcome} (line {definition.target.lineno})"
+        unknown = next((d for d in uses.definitions if d.constructor is None), None)
+        if unknown is not None:
+            what = f"`{text(unknown.value)}`" if unknown.value is not None else "something"
+            return f"it is rebound to {what} at line {unknown.target.lineno}, which the fix cannot convert"
+        if uses.blockers:
+            line, blocker = uses.blockers[0]
+            return f"{blocker} (line {line})"
+        keyed = next(iter(types)).keyed
+        api = _MAP_API if keyed else _SET_API
+        unsupported = next(((line, method) for line, method in uses.methods if method not in api), None)
+        if unsupported is not None:
+            runtime = "WeakIdMap" if keyed else "WeakIdSet"
+            return f"it uses `.{unsupported[1]}`, which {runtime} does not provide (line {unsupported[0]})"
+        if keyed and uses.operators:
+            return f"it is combined with an operator (line {uses.operators[0]})"
+        tupled = next((h for h in held if h.in_tuple), None)
+        if tupled is not None:
+            return f"it is keyed by tuples (line {tupled.fill.line}), which cannot be weakly referenced"
+        looping = next((h for h in held if _keeps_key_alive(h.fill.member)), None)
+        if looping is not None:
+            return f"a value refers to its own key (line {looping.fill.line}), so that key would never be collected"
+        if code == "WG005" and uses.key_uses:
+            line, use = uses.key_uses[0]
+            return f"it is used without id() at line {line} ({use})"
+        runtime = next(iter(types)).runtime_name
+        if runtime and self.survey.names.defines(runtime):
+            return f"this module already defines its own `{runtime}`"
+        return None
+
+    def _edits(self, uses: SlotUses, containers: list[Definition], code: str) -> Iterator[Edit]:
+        runtime = containers[0].constructor.type.runtime_name  # type: ignore[union-attr]
+        assert runtime is not None
+        for definition in containers:
+            outcome = constructor_edit(definition.constructor)  # type: ignore[arg-type]
+            assert isinstance(outcome, Edit)
+            yield outcome
+            for member in initial_members(definition.constructor):  # type: ignore[arg-type]
+                if code == "WG005" and id_argument(member.expr, self.survey.names) is not None:
+                    yield Edit(EditKind.UNWRAP_ID, Span.of(member.expr), "")
+        for definition in uses.definitions:
+            if definition.annotation is not None:
+                yield from annotation_edits(definition.annotation, runtime, self.survey.names)
+        if code == "WG005":
+            yield from (Edit(EditKind.UNWRAP_ID, Span.of(call), "") for call in uses.id_calls)
+
+    # --- caches (WG006) ----------------------------------------------------------------------------
+
+    def cache(self, cached: CachedFunction) -> Optional[Finding]:
+        function, owner = cached.function, cached.owner
+        bound = owner is not None and function not in self.survey.unbound_methods
+        found: Optional[Obj] = None
+        if bound and owner is not None and owner.kind:
+            found = Obj(owner.kind, f"`self` is a `{owner.name}`, a subclass of `{owner.framework_base}`")
+        parameters = function_parameters(function)[1 if owner is not None and function in self.survey.class_methods or bound else 0 :]
+        for parameter in parameters:
+            if found is not None:
+                break
+            value = self.evidence.of_annotation(parameter.annotation)
+            obj = value if isinstance(value, Obj) else _Held(Fill(Member(parameter, "item"), 0, ""), value).in_tuple
+            if obj is not None:
+                found = Obj(obj.kind, f"parameter `{parameter.arg}: {text(parameter.annotation)}`")  # type: ignore[arg-type]
+        if found is None:
+            return None
+        name = f"{owner.name}.{function.name}" if owner is not None else function.name
+        decorator = text(cached.decorator.func if isinstance(cached.decorator, ast.Call) else cached.decorator)
+        line = cached.decorator.lineno
+        return Finding(
+            code="WG006",
+            line=line,
+            col=cached.decorator.col_offset,
+            name=name,
+            kind=decorator,
+            scope="function",
+            holds=(found.kind,),
+            evidence=Proof(function.lineno, found.why),
+            message=rules.cache_message(decorator, name, (found.kind,), f"({found.why} at line {function.lineno})"),
+            fix_reason="a cache keyed by live objects needs a design decision (cache on the instance, or key on values)",
+        )
+
+
+def _primary(uses: SlotUses, containers: list[Definition]) -> Definition:
+    """Where to report: a global's or class attribute's own definition (even ``X = None``), else the first
+    rebinding; an instance attribute where its container is built (not its class-level annotation)."""
+    top = [definition for definition in uses.definitions if definition.top_level]
+    candidates = containers if uses.slot.where == "instance" else top or uses.definitions
+    return min(candidates, key=lambda definition: (definition.target.lineno, definition.target.col_offset))
+
+
+def _keeps_key_alive(member: Member) -> bool:
+    """Whether a value may hold a reference to its own key (then a weak key is never collected)."""
+    key, value = member.expr, member.value
+    if value is None or not isinstance(key, ast.Name):
+        return False
+    mentions = [node for node in ast.walk(value) if isinstance(node, ast.Name) and node.id == key.id]
+    return bool(mentions) and not _detached(value)
+
+
+def _detached(value: ast.expr) -> bool:
+    """Values built from a key that cannot refer to it: strings, numbers, shapes, dtypes, names."""
+    if isinstance(value, (ast.JoinedStr, ast.Constant)):
+        return True
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in _DETACHED_CALLS:
+        return True
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ("numel", "dim", "size", "data_ptr"):
+        return True
+    if isinstance(value, ast.Attribute) and value.attr in _DETACHED_ATTRIBUTES:
+        return True
+    if isinstance(value, ast.BinOp) and isinstance(value.left, (ast.Constant, ast.JoinedStr)):
+        return True  # "%s" % key, "prefix" + str(key)
+    return False

@@ -1,0 +1,168 @@
+"""Expressions that build containers: what they build, what they start with, and how the fix rewrites them."""
+from __future__ import annotations
+
+import ast
+import enum
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from .findings import Edit, EditKind, Span
+from .names import Names
+
+
+class ContainerType(enum.Enum):
+    MAP = "dict"
+    DEFAULT_MAP = "defaultdict"
+    SET = "set"
+    SEQUENCE = "list"
+    WEAK_MAP = "WeakKeyDictionary"
+    WEAK_SET = "WeakSet"
+    PLACEHOLDER = "None"  # ``X = None``, bound to a container later through ``global X``
+
+    @property
+    def keyed(self) -> bool:
+        """Maps report what they are keyed by; sets and lists report what they hold."""
+        return self in (ContainerType.MAP, ContainerType.DEFAULT_MAP, ContainerType.WEAK_MAP)
+
+    @property
+    def runtime_name(self) -> Optional[str]:
+        if self.keyed:
+            return "WeakIdMap"
+        return "WeakIdSet" if self in (ContainerType.SET, ContainerType.WEAK_SET) else None
+
+
+_CALLS = {
+    "builtins.dict": ContainerType.MAP,
+    "builtins.dict.fromkeys": ContainerType.MAP,
+    "collections.OrderedDict": ContainerType.MAP,
+    "typing.OrderedDict": ContainerType.MAP,
+    "collections.defaultdict": ContainerType.DEFAULT_MAP,
+    "builtins.set": ContainerType.SET,
+    "builtins.list": ContainerType.SEQUENCE,
+    "collections.deque": ContainerType.SEQUENCE,
+    "weakref.WeakKeyDictionary": ContainerType.WEAK_MAP,
+    "weakref.WeakSet": ContainerType.WEAK_SET,
+}
+_DISPLAYS = {
+    ast.Dict: ContainerType.MAP,
+    ast.DictComp: ContainerType.MAP,
+    ast.Set: ContainerType.SET,
+    ast.SetComp: ContainerType.SET,
+    ast.List: ContainerType.SEQUENCE,
+    ast.ListComp: ContainerType.SEQUENCE,
+}
+
+
+@dataclass(frozen=True)
+class Constructor:
+    type: ContainerType
+    node: ast.expr
+    callee: Optional[str] = None  # qualified name, for calls
+
+    @property
+    def word(self) -> str:
+        """How messages name it: ``dict``, ``set``, ``list``, ``OrderedDict``, ``deque``, ``WeakSet``..."""
+        if self.callee is None or self.callee.startswith("builtins."):
+            return self.type.value
+        return self.callee.rpartition(".")[2]
+
+
+def classify(expr: Optional[ast.expr], names: Names) -> Optional[Constructor]:
+    """The container ``expr`` builds, or None when it builds no container the analysis knows."""
+    if expr is None:
+        return None
+    if isinstance(expr, ast.Constant) and expr.value is None:
+        return Constructor(ContainerType.PLACEHOLDER, expr)
+    display = _DISPLAYS.get(type(expr))
+    if display is not None:
+        return Constructor(display, expr)
+    if isinstance(expr, ast.Call):
+        callee = names.qualify(expr.func)
+        if callee in _CALLS:
+            return Constructor(_CALLS[callee], expr, callee)
+    return None
+
+
+@dataclass(frozen=True)
+class Member:
+    """What a container is filled with: one key (``item``), an iterable of keys, or of ``(key, value)`` pairs."""
+
+    expr: ast.expr
+    shape: str  # "item", "iterable" or "pairs"
+    value: Optional[ast.expr] = None
+
+
+def initial_members(constructor: Constructor) -> list[Member]:
+    """The keys or elements a constructor starts with: display entries, comprehensions, call arguments."""
+    return _members_of(constructor.node, constructor.type)
+
+
+def members_of_mapping_argument(expr: ast.expr) -> list[Member]:
+    """Members of ``D.update(x)`` / ``D |= x``: a display or comprehension, else pairs to iterate."""
+    if isinstance(expr, (ast.Dict, ast.DictComp)):
+        return _members_of(expr, ContainerType.MAP)
+    return [Member(expr, "pairs")]
+
+
+def _members_of(node: ast.expr, container: ContainerType) -> list[Member]:
+    if isinstance(node, ast.Dict):
+        return [Member(key, "item", value) for key, value in zip(node.keys, node.values) if key is not None]
+    if isinstance(node, ast.DictComp):
+        return [Member(node.key, "item", node.value)]
+    if isinstance(node, (ast.Set, ast.List)):
+        return [Member(element, "item") for element in node.elts if not isinstance(element, ast.Starred)]
+    if isinstance(node, (ast.SetComp, ast.ListComp)):
+        return [Member(node.elt, "item")]
+    if not isinstance(node, ast.Call) or not node.args or isinstance(node.args[0], ast.Starred):
+        return []
+    if isinstance(node.func, ast.Attribute) and node.func.attr == "fromkeys":
+        return [Member(node.args[0], "iterable", node.args[1] if len(node.args) > 1 else None)]
+    if container is ContainerType.DEFAULT_MAP:
+        return members_of_mapping_argument(node.args[1]) if len(node.args) > 1 else []
+    if container.keyed:
+        return members_of_mapping_argument(node.args[0])
+    return [Member(node.args[0], "iterable")]
+
+
+def constructor_edit(constructor: Constructor) -> Union[Edit, str]:
+    """The edit that turns ``constructor`` into the runtime, or why there is none."""
+    node, target = constructor.node, constructor.type.runtime_name
+    if target is None:
+        return f"a {constructor.word} keeps order and duplicates, which WeakIdSet does not"
+    if isinstance(node, (ast.Dict, ast.DictComp, ast.Set, ast.SetComp)):
+        return Edit(EditKind.WRAP, Span.of(node), target)
+    assert isinstance(node, ast.Call)
+    if node.keywords or any(isinstance(argument, ast.Starred) for argument in node.args):
+        return f"`{constructor.word}(...)` is called with keyword or unpacked arguments"
+    if isinstance(node.func, ast.Attribute) and node.func.attr == "fromkeys":
+        return Edit(EditKind.RENAME_CALLEE, Span.of(node), f"{target}.fromkeys")
+    if constructor.type is ContainerType.DEFAULT_MAP:
+        return Edit(EditKind.DEFAULT_FACTORY, Span.of(node), target)
+    return Edit(EditKind.RENAME_CALLEE, Span.of(node), target)
+
+
+#: Generic names in annotations that the fix renames, by the runtime class they become.
+_GENERICS = {
+    "WeakIdMap": {
+        "typing.Dict", "builtins.dict", "typing.DefaultDict", "collections.defaultdict", "typing.OrderedDict",
+        "collections.OrderedDict", "weakref.WeakKeyDictionary", "typing.MutableMapping",
+        "collections.abc.MutableMapping",
+    },
+    "WeakIdSet": {"typing.Set", "builtins.set", "typing.MutableSet", "collections.abc.MutableSet", "weakref.WeakSet"},
+}
+_WRAPPERS = {"typing.Optional", "typing.Union", "typing.ClassVar", "typing.Final"}
+
+
+def annotation_edits(annotation: ast.expr, target: str, names: Names) -> list[Edit]:
+    """Rename the container type inside an annotation: ``Optional[Dict[K, V]]`` -> ``Optional[WeakIdMap[K, V]]``."""
+    if isinstance(annotation, (ast.Name, ast.Attribute)):
+        renamed = names.qualify(annotation) in _GENERICS[target]
+        return [Edit(EditKind.RENAME_GENERIC, Span.of(annotation), target)] if renamed else []
+    if isinstance(annotation, ast.Subscript):
+        if names.qualify(annotation.value) in _WRAPPERS:
+            inner = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+            return [edit for part in inner for edit in annotation_edits(part, target, names)]
+        return annotation_edits(annotation.value, target, names)
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return annotation_edits(annotation.left, target, names) + annotation_edits(annotation.right, target, names)
+    return []

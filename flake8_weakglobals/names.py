@@ -1,0 +1,56 @@
+"""Qualified names through a module's imports: ``nn.Linear`` is ``torch.nn.Linear`` after ``from torch import nn``.
+
+The analysis never trusts what a name looks like; it asks what the name was imported as.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+from typing import Optional
+
+_BUILTINS = frozenset(dir(builtins))
+
+
+class Names:
+    """Import aliases of one module, and the module-level names that shadow builtins."""
+
+    def __init__(self) -> None:
+        self._aliases: dict[str, str] = {}
+        self._module_names: set[str] = set()
+
+    def add_import(self, node: ast.Import | ast.ImportFrom, *, module_level: bool) -> None:
+        """Record the names an import binds; imports inside functions never override module-level ones."""
+        for alias in node.names:
+            if alias.name == "*":
+                continue
+            if isinstance(node, ast.Import):
+                local = alias.asname or alias.name.partition(".")[0]
+                target = alias.name if alias.asname else local
+            else:
+                local = alias.asname or alias.name
+                prefix = "." * node.level + (node.module or "")
+                target = f"{prefix}.{alias.name}" if node.module else f"{prefix}{alias.name}"
+            if module_level:
+                self._aliases[local] = target
+            else:
+                self._aliases.setdefault(local, target)
+
+    def add_module_name(self, name: str) -> None:
+        """A name bound at module level by other means (``def``, ``class``, assignment): not a builtin."""
+        self._module_names.add(name)
+
+    def defines(self, name: str) -> bool:
+        """Whether the module binds ``name`` itself, other than by importing it."""
+        return name in self._module_names and name not in self._aliases
+
+    def qualify(self, expr: ast.expr) -> Optional[str]:
+        """``torch.nn.Linear`` for ``nn.Linear``, ``builtins.dict`` for ``dict``; None when unknown."""
+        if isinstance(expr, ast.Attribute):
+            base = self.qualify(expr.value)
+            return f"{base}.{expr.attr}" if base else None
+        if isinstance(expr, ast.Name):
+            if expr.id in self._aliases:
+                return self._aliases[expr.id]
+            if expr.id in _BUILTINS and expr.id not in self._module_names:
+                return f"builtins.{expr.id}"
+        return None

@@ -1,0 +1,47 @@
+"""The flake8 plugin ``WG``: reports the analysis's findings at each container's definition."""
+from __future__ import annotations
+
+import argparse
+import ast
+from typing import Any, Iterator
+
+from . import __version__
+from .analysis import analyze
+from .config import ConfigError, parse_extra_types
+from .vocabulary import Vocabulary, may_mention_framework
+
+
+class WeakGlobalsChecker:
+    """A flake8 tree plugin over the shared analysis; files that mention no framework cost one regex search."""
+
+    name = "flake8-weakglobals"
+    version = __version__
+    vocabulary = Vocabulary()
+
+    def __init__(self, tree: ast.Module, lines: list[str]) -> None:
+        self.tree = tree
+        self.lines = lines
+
+    @classmethod
+    def add_options(cls, manager: Any) -> None:
+        manager.add_option(
+            "--weakglobals-extra-types",
+            default=[],
+            parse_from_config=True,
+            comma_separated_list=True,
+            help="Qualified class names whose instances count as framework objects too (e.g. mylib.graph.Node).",
+        )
+
+    @classmethod
+    def parse_options(cls, options: argparse.Namespace) -> None:
+        try:
+            extra = parse_extra_types(options.weakglobals_extra_types, "weakglobals-extra-types (flake8 option)")
+        except ConfigError as error:
+            raise SystemExit(f"flake8-weakglobals: {error}") from None
+        cls.vocabulary = Vocabulary(extra)
+
+    def run(self) -> Iterator[tuple[int, int, str, type]]:
+        if not may_mention_framework("".join(self.lines), self.vocabulary):
+            return
+        for finding in analyze(self.tree, self.vocabulary):
+            yield finding.line, finding.col, finding.message, type(self)

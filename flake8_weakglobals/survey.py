@@ -1,0 +1,237 @@
+"""The cheap first pass: statements only, never expressions, to find what could be a pinning container.
+
+It records imports, classes (and which derive from framework types), methods, ``lru_cache``'d functions,
+module-level and class-level names bound to containers (or to ``None``, to be filled later through
+``global``), names declared ``global`` anywhere, ``self.X = container`` in methods, and module-level
+instances of local classes. Most files stop here: with no candidate, the expensive pass never runs.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Iterator, Optional
+
+from .containers import ContainerType, classify
+from .names import Names
+from .scopes import FUNCTIONS, FunctionNode, function_parameters
+from .vocabulary import Vocabulary
+
+_CACHE_DECORATORS = frozenset({"functools.lru_cache", "functools.cache"})
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    node: ast.ClassDef
+    kind: Optional[str] = None  # framework kind of its instances, for subclasses of nn.Module, Tensor, ...
+    framework_base: str = ""  # the base that made it one, as written: "nn.Module"
+    local_bases: list[str] = field(default_factory=list)
+    methods: dict[str, FunctionNode] = field(default_factory=dict)
+    self_attributes: set[str] = field(default_factory=set)  # assigned as ``self.X``: shadow class attributes
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+
+@dataclass(frozen=True)
+class CachedFunction:
+    function: FunctionNode
+    decorator: ast.expr
+    owner: Optional[ClassInfo]
+
+
+@dataclass
+class Survey:
+    names: Names = field(default_factory=Names)
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+    method_owner: dict[ast.AST, ClassInfo] = field(default_factory=dict)
+    unbound_methods: set[ast.AST] = field(default_factory=set)  # static and class methods: no ``self``
+    class_methods: set[ast.AST] = field(default_factory=set)
+    module_candidates: set[str] = field(default_factory=set)
+    class_candidates: dict[str, set[str]] = field(default_factory=dict)
+    instance_candidates: dict[str, set[str]] = field(default_factory=dict)
+    singletons: dict[str, str] = field(default_factory=dict)  # module-level instance name -> class name
+    cached_functions: list[CachedFunction] = field(default_factory=list)
+
+    @property
+    def has_candidates(self) -> bool:
+        return bool(self.module_candidates or self.class_candidates or self.instance_candidates or self.cached_functions)
+
+    def lineage(self, info: ClassInfo) -> Iterator[ClassInfo]:
+        """The class and its local bases, nearest first (each once)."""
+        seen: set[str] = set()
+        pending = [info]
+        while pending:
+            current = pending.pop(0)
+            if current.name not in seen:
+                seen.add(current.name)
+                yield current
+                pending.extend(self.classes[base] for base in current.local_bases if base in self.classes)
+
+
+def survey_module(module: ast.Module, vocabulary: Vocabulary) -> Survey:
+    survey = Survey()
+    pending = _Pending()
+    _visit(survey, pending, module.body, owner=None, function=None)
+    _settle_class_kinds(survey, vocabulary)
+    _settle_candidates(survey, pending)
+    return survey
+
+
+@dataclass
+class _Pending:
+    """What can only be judged once every statement was seen (classes may be defined after use)."""
+
+    decorated: list[tuple[FunctionNode, Optional[ClassInfo]]] = field(default_factory=list)
+    instances: list[tuple[str, ast.expr]] = field(default_factory=list)
+    self_containers: list[tuple[ClassInfo, str, ContainerType]] = field(default_factory=list)
+
+
+def _visit(
+    survey: Survey, pending: _Pending, body: list[ast.stmt], owner: Optional[ClassInfo], function: Optional[FunctionNode]
+) -> None:
+    at_module = owner is None and function is None
+    for statement in body:
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            survey.names.add_import(statement, module_level=at_module)
+        elif isinstance(statement, ast.ClassDef):
+            info = ClassInfo(statement)
+            survey.classes.setdefault(statement.name, info)
+            if at_module:
+                survey.names.add_module_name(statement.name)
+            _visit(survey, pending, statement.body, owner=info, function=None)
+        elif isinstance(statement, FUNCTIONS):
+            _visit_function(survey, pending, statement, owner if function is None else None, at_module)
+        elif isinstance(statement, ast.Global):
+            survey.module_candidates.update(statement.names)
+        elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            _visit_assignment(survey, pending, statement, owner, function, at_module)
+        for block in _nested_blocks(statement):
+            _visit(survey, pending, block, owner, function)
+
+
+def _visit_function(
+    survey: Survey, pending: _Pending, function: FunctionNode, owner: Optional[ClassInfo], at_module: bool
+) -> None:
+    if at_module:
+        survey.names.add_module_name(function.name)
+    if owner is not None:
+        survey.method_owner[function] = owner
+        owner.methods.setdefault(function.name, function)
+        decorators = {_decorator_name(decorator) for decorator in function.decorator_list}
+        if decorators & {"staticmethod", "classmethod"}:
+            survey.unbound_methods.add(function)
+        if "classmethod" in decorators:
+            survey.class_methods.add(function)
+    if function.decorator_list:
+        pending.decorated.append((function, owner))
+    _visit(survey, pending, function.body, owner=owner, function=function)
+
+
+def _visit_assignment(
+    survey: Survey,
+    pending: _Pending,
+    statement: ast.Assign | ast.AnnAssign | ast.AugAssign,
+    owner: Optional[ClassInfo],
+    function: Optional[FunctionNode],
+    at_module: bool,
+) -> None:
+    targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+    value = None if isinstance(statement, ast.AugAssign) else statement.value
+    constructor = classify(value, survey.names)
+    if isinstance(statement, ast.AnnAssign) and constructor is None and value is None:
+        constructor = classify(ast.Constant(None), survey.names)  # ``X: Dict[...]`` alone: bound later
+    for target in _flat_targets(targets):
+        if isinstance(target, ast.Name):
+            if at_module:
+                survey.names.add_module_name(target.id)
+                if constructor is not None:
+                    survey.module_candidates.add(target.id)
+                elif isinstance(value, ast.Call) and len(targets) == 1:
+                    pending.instances.append((target.id, value.func))
+            elif owner is not None and function is None and constructor is not None:
+                survey.class_candidates.setdefault(owner.name, set()).add(target.id)
+        elif _is_self_attribute(target, function, owner, survey) and owner is not None:
+            owner.self_attributes.add(target.attr)  # type: ignore[union-attr]
+            if constructor is not None and constructor.type is not ContainerType.PLACEHOLDER:
+                pending.self_containers.append((owner, target.attr, constructor.type))  # type: ignore[union-attr]
+
+
+def _is_self_attribute(target: ast.AST, function: Optional[FunctionNode], owner: Optional[ClassInfo], survey: Survey) -> bool:
+    if function is None or owner is None or function in survey.unbound_methods:
+        return False
+    parameters = function_parameters(function)
+    return (
+        isinstance(target, ast.Attribute)
+        and isinstance(target.value, ast.Name)
+        and bool(parameters)
+        and target.value.id == parameters[0].arg
+    )
+
+
+def _flat_targets(targets: list[ast.expr]) -> Iterator[ast.expr]:
+    for target in targets:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            yield from _flat_targets(target.elts)
+        else:
+            yield target
+
+
+def _nested_blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
+    """Statement lists inside ``if``/``for``/``while``/``try``/``with``/``match``: still the same scope."""
+    if isinstance(statement, (ast.ClassDef, *FUNCTIONS)):
+        return
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(statement, name, None)
+        if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+            yield block
+    for handler in getattr(statement, "handlers", ()):
+        yield handler.body
+    for case in getattr(statement, "cases", ()):
+        yield case.body
+
+
+def _decorator_name(decorator: ast.expr) -> str:
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+
+
+def _settle_class_kinds(survey: Survey, vocabulary: Vocabulary) -> None:
+    for info in survey.classes.values():
+        for base in info.node.bases:
+            if isinstance(base, ast.Name) and base.id in survey.classes:
+                info.local_bases.append(base.id)
+            else:
+                qualified = survey.names.qualify(base)
+                kind = vocabulary.kind_of_type(qualified) if qualified else None
+                if kind is not None and info.kind is None:
+                    info.kind, info.framework_base = kind, ast.unparse(base)
+    changed = True
+    while changed:  # kinds flow down local inheritance chains, in any definition order
+        changed = False
+        for info in survey.classes.values():
+            if info.kind is None:
+                for base in info.local_bases:
+                    inherited = survey.classes.get(base)
+                    if inherited is not None and inherited.kind is not None:
+                        info.kind, info.framework_base = inherited.kind, inherited.framework_base
+                        changed = True
+                        break
+
+
+def _settle_candidates(survey: Survey, pending: _Pending) -> None:
+    for name, callee in pending.instances:
+        # A module-level model owns its tensors by design: only instances of other classes are state holders.
+        if isinstance(callee, ast.Name) and callee.id in survey.classes and survey.classes[callee.id].kind is None:
+            survey.singletons[name] = callee.id
+    singleton_lineage = {
+        ancestor.name for class_name in survey.singletons.values() for ancestor in survey.lineage(survey.classes[class_name])
+    }
+    for owner, attribute, container in pending.self_containers:
+        if owner.name in singleton_lineage or container in (ContainerType.WEAK_MAP, ContainerType.WEAK_SET):
+            survey.instance_candidates.setdefault(owner.name, set()).add(attribute)
+    for function, owner in pending.decorated:
+        for decorator in function.decorator_list:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if survey.names.qualify(target) in _CACHE_DECORATORS:
+                survey.cached_functions.append(CachedFunction(function, decorator, owner))

@@ -1,0 +1,122 @@
+"""What counts as a framework object: torch's modules, parameters and tensors, plus user-named extras.
+
+Evidence is always structural: a type in an annotation, a constructor call, an iteration method such as
+``named_parameters()``, a hook signature. A variable's name alone is never evidence.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+MODULE = "module"
+PARAMETER = "parameter"
+TENSOR = "tensor"
+
+#: Iteration methods of ``nn.Module``: the kind they yield, and whether they yield ``(name, object)`` pairs.
+ITERATION_METHODS: dict[str, tuple[str, bool]] = {
+    "modules": (MODULE, False),
+    "children": (MODULE, False),
+    "named_modules": (MODULE, True),
+    "named_children": (MODULE, True),
+    "parameters": (PARAMETER, False),
+    "named_parameters": (PARAMETER, True),
+    "buffers": (TENSOR, False),
+    "named_buffers": (TENSOR, True),
+}
+
+#: Hook registrations whose hook receives a module first (methods of modules, and the global family).
+MODULE_HOOK_REGISTRARS = frozenset(
+    {
+        "register_forward_hook",
+        "register_forward_pre_hook",
+        "register_full_backward_hook",
+        "register_full_backward_pre_hook",
+        "register_backward_hook",
+        "register_module_forward_hook",
+        "register_module_forward_pre_hook",
+        "register_module_full_backward_hook",
+        "register_module_full_backward_pre_hook",
+        "register_module_backward_hook",
+    }
+)
+#: Hook registrations on tensors: the hook receives a tensor (the gradient, or the parameter itself).
+TENSOR_HOOK_REGISTRARS = frozenset({"register_hook", "register_post_accumulate_grad_hook"})
+
+_PARAMETER_TYPES = frozenset(
+    {
+        "torch.nn.Parameter",
+        "torch.nn.parameter.Parameter",
+        "torch.nn.UninitializedParameter",
+        "torch.nn.parameter.UninitializedParameter",
+    }
+)
+_TENSOR_TYPES = frozenset(
+    {"torch.Tensor", "torch._tensor.Tensor", "torch.nn.Buffer", "torch.nn.parameter.Buffer", "torch.nn.UninitializedBuffer"}
+)
+_TENSOR_FACTORIES = frozenset(
+    f"torch.{name}"
+    for name in (
+        "zeros ones empty full rand randn randint randperm arange linspace logspace eye tensor as_tensor from_numpy "
+        "zeros_like ones_like empty_like full_like rand_like randn_like randint_like empty_strided cat stack Tensor"
+    ).split()
+)
+#: Parts of ``torch.nn`` whose capitalised names are not modules (enums, masks, packed sequences).
+_NOT_MODULES = ("torch.nn.utils.", "torch.nn.functional.", "torch.nn.init.", "torch.nn.attention.", "torch.nn.parameter.")
+
+_DESCRIPTIONS = {MODULE: "nn.Module objects", PARAMETER: "nn.Parameter objects", TENSOR: "tensors"}
+
+
+def describe(kind: str) -> str:
+    """How a message names objects of ``kind``: ``nn.Module objects``, ``tensors``, ```mylib.Node` objects``."""
+    return _DESCRIPTIONS.get(kind, f"`{kind}` objects")
+
+
+def compares_by_value(kind: str) -> bool:
+    """Whether ``==`` on such objects returns a tensor, which breaks ``weakref.WeakKeyDictionary`` lookups."""
+    return kind in (TENSOR, PARAMETER)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The framework types, extended by ``--weakglobals-extra-types`` (qualified class names)."""
+
+    extra_types: frozenset[str] = frozenset()
+
+    def kind_of_type(self, qualified: str) -> Optional[str]:
+        """The kind of instances of the class named ``qualified``, or None if it is not a framework type."""
+        if qualified in self.extra_types:
+            return qualified
+        if qualified in _PARAMETER_TYPES:
+            return PARAMETER
+        if qualified in _TENSOR_TYPES:
+            return TENSOR
+        if qualified == "torch.nn.Module" or (
+            qualified.startswith("torch.nn.")
+            and not qualified.startswith(_NOT_MODULES)
+            and qualified.rpartition(".")[2][:1].isupper()
+        ):
+            return MODULE
+        return None
+
+    def kind_of_call(self, qualified: str) -> Optional[str]:
+        """The kind of object a call to ``qualified`` returns: a framework class or a tensor factory."""
+        if qualified in _TENSOR_FACTORIES:
+            return TENSOR
+        return self.kind_of_type(qualified)
+
+
+@functools.lru_cache(maxsize=8)
+def _prefilter(extra_types: frozenset[str]) -> re.Pattern[str]:
+    words = ["torch", r"(?:modules|parameters|buffers|children)\s*\(", r"register_\w*hook"]
+    words.extend(re.escape(qualified.rpartition(".")[2]) for qualified in sorted(extra_types))
+    return re.compile("|".join(words))
+
+
+def may_mention_framework(source: str, vocabulary: Vocabulary) -> bool:
+    """A cheap text test: a module that names none of these cannot hold evidence, so it is not analysed.
+
+    flake8 runs every installed plugin on every file, so this is what the plugin costs most files.
+    """
+    return _prefilter(vocabulary.extra_types).search(source) is not None
