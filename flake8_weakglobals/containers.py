@@ -97,7 +97,7 @@ def initial_members(constructor: Constructor) -> list[Member]:
     return _members_of(constructor.node, constructor.type)
 
 
-def members_of_mapping_argument(expr: ast.expr) -> list[Member]:
+def _mapping_argument_members(expr: ast.expr) -> list[Member]:
     """Members of ``D.update(x)`` / ``D |= x``: a display or comprehension, else pairs to iterate."""
     if isinstance(expr, (ast.Dict, ast.DictComp)):
         return _members_of(expr, ContainerType.MAP)
@@ -118,9 +118,9 @@ def _members_of(node: ast.expr, container: ContainerType) -> list[Member]:
     if isinstance(node.func, ast.Attribute) and node.func.attr == "fromkeys":
         return [Member(node.args[0], "iterable", node.args[1] if len(node.args) > 1 else None)]
     if container is ContainerType.DEFAULT_MAP:
-        return members_of_mapping_argument(node.args[1]) if len(node.args) > 1 else []
+        return _mapping_argument_members(node.args[1]) if len(node.args) > 1 else []
     if container.keyed:
-        return members_of_mapping_argument(node.args[0])
+        return _mapping_argument_members(node.args[0])
     return [Member(node.args[0], "iterable")]
 
 

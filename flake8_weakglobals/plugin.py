@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import sys
 from typing import Any, Iterator
 
 from . import __version__
@@ -35,9 +36,10 @@ class WeakGlobalsChecker:
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:
         try:
-            extra = parse_extra_types(options.weakglobals_extra_types, "weakglobals-extra-types (flake8 option)")
+            extra = parse_extra_types(options.weakglobals_extra_types, "weakglobals-extra-types (flake8 configuration)")
         except ConfigError as error:
-            raise SystemExit(f"flake8-weakglobals: {error}") from None
+            print(f"flake8-weakglobals: {error}", file=sys.stderr)
+            raise SystemExit(2) from None
         cls.vocabulary = Vocabulary(extra)
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:

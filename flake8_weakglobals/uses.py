@@ -12,7 +12,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .containers import Constructor, Member, classify, members_of_mapping_argument
+from .containers import Constructor, ContainerType, Member, classify, initial_members
 from .evidence import text
 from .names import Names
 from .scopes import FUNCTIONS, Scopes, function_parameters
@@ -247,7 +247,7 @@ class UseClassifier:
         top_level = isinstance(next(self.scopes.chain(target)), (ast.Module, ast.ClassDef))
         if isinstance(parent, ast.AugAssign):
             how = f"`{text(parent)}`"
-            uses.fills.extend(Fill(member, target.lineno, how) for member in _update_members(parent.value))
+            uses.fills.extend(Fill(member, target.lineno, how) for member in _update_members(parent.value, self.survey.names))
             return
         value: Optional[ast.expr] = None
         annotation = parent.annotation if isinstance(parent, ast.AnnAssign) else None
@@ -306,7 +306,7 @@ class UseClassifier:
             value = arguments[1] if len(arguments) > 1 else None
             uses.fills.append(self._keyed_fill(arguments[0], value, line, "`X.setdefault(...)`"))
         elif method == "update":
-            members = [member for argument in arguments for member in _update_members(argument)]
+            members = [member for argument in arguments for member in _update_members(argument, self.survey.names)]
             uses.fills.extend(Fill(member, line, "`X.update(...)`") for member in members)
         elif method in ("add", "append", "appendleft") and arguments:
             uses.fills.append(Fill(Member(arguments[0], "item"), line, f"`X.{method}(...)`"))
@@ -369,12 +369,9 @@ def id_argument(key: ast.expr, names: Names) -> Optional[ast.expr]:
     return None
 
 
-def _update_members(argument: ast.expr) -> list[Member]:
-    """``X.update(a)`` / ``X |= a``: the entries of a display or comprehension, else ``a`` to be read by type."""
-    if isinstance(argument, (ast.Dict, ast.DictComp)):
-        return members_of_mapping_argument(argument)
-    if isinstance(argument, (ast.Set, ast.List)):
-        return [Member(element, "item") for element in argument.elts if not isinstance(element, ast.Starred)]
-    if isinstance(argument, (ast.SetComp, ast.ListComp)):
-        return [Member(argument.elt, "item")]
+def _update_members(argument: ast.expr, names: Names) -> list[Member]:
+    """``X.update(a)`` / ``X |= a``: what a display, comprehension or constructor holds, else ``a`` itself."""
+    constructor = classify(argument, names)
+    if constructor is not None and constructor.type is not ContainerType.PLACEHOLDER:
+        return initial_members(constructor)
     return [Member(argument, "update")]

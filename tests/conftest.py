@@ -1,0 +1,66 @@
+"""Shared paths and helpers: fixtures are files, expectations live inline in them."""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+REPO = HERE.parent
+LINT_FIXTURES = HERE / "fixtures" / "lint"
+EXPECT = re.compile(r"# expect: (WG\d{3}(?:, WG\d{3})*)")
+IN_CI = os.environ.get("CI") == "true"
+
+
+def expected_findings(path: Path) -> set[tuple[int, str]]:
+    """``(line, code)`` for every ``# expect: WG00x`` comment in a fixture."""
+    found = set()
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        match = EXPECT.search(line)
+        if match:
+            found.update((number, code) for code in match.group(1).split(", "))
+    return found
+
+
+def require(condition: bool, reason: str) -> None:
+    """Skip on a developer machine that lacks something; in CI nothing the issues ask for may be skipped."""
+    if not condition:
+        if IN_CI:
+            pytest.fail(f"required in CI: {reason}")
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def deepspeed_0198(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """DeepSpeed 0.19.8's source tree (its hand-fixed debug.py), from the sdist ``.ci/run`` downloads.
+
+    Looks in ``$WEAKGLOBALS_SDISTS`` or ``.cache/sdists``; downloads with ``pip download`` when absent.
+    """
+    import subprocess
+    import sys
+    import tarfile
+
+    cache = Path(os.environ.get("WEAKGLOBALS_SDISTS", REPO / ".cache" / "sdists"))
+    archive = cache / "deepspeed-0.19.8.tar.gz"
+    if not archive.exists():
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "deepspeed==0.19.8", "-d", str(cache)],
+            capture_output=True,
+        )
+    require(archive.exists(), "the deepspeed 0.19.8 sdist (pip download deepspeed==0.19.8)")
+    target = tmp_path_factory.mktemp("deepspeed-0.19.8")
+    with tarfile.open(archive) as tar:
+        members = [member for member in tar.getmembers() if member.name.startswith("deepspeed-0.19.8/deepspeed/")]
+        tar.extractall(target, members=members)
+    return target / "deepspeed-0.19.8"
+
+
+def installed_package(name: str) -> Path:
+    """Where an installed package's source lives, without importing it (deepspeed's import is slow)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(name)
+    assert spec is not None and spec.submodule_search_locations, f"{name} is not installed"
+    return Path(next(iter(spec.submodule_search_locations)))

@@ -1,0 +1,90 @@
+"""The plugin as users run it: ``flake8 --select WG`` in a subprocess."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import LINT_FIXTURES, expected_findings, installed_package
+
+REPORT = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>WG\d{3}) (?P<message>.+)$")
+
+
+def flake8(*arguments: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "flake8", "--isolated", "--select", "WG", *arguments],
+        capture_output=True, text=True, cwd=cwd,
+    )
+
+
+def reports(output: str) -> list[re.Match[str]]:
+    return [match for line in output.splitlines() if (match := REPORT.match(line))]
+
+
+def test_flake8_reports_every_fixture_expectation() -> None:
+    fixtures = sorted(LINT_FIXTURES.glob("WG*.py"))
+    done = flake8(*map(str, fixtures))
+    assert done.returncode == 1, done.stderr
+    found = {(Path(m["path"]).name, int(m["line"]), m["code"]) for m in reports(done.stdout)}
+    expected = {(fixture.name, line, code) for fixture in fixtures for line, code in expected_findings(fixture)}
+    assert found == expected
+
+
+def test_deepspeed_0196_debug_maps_are_reported_with_clear_messages() -> None:
+    done = flake8(str(installed_package("deepspeed") / "utils" / "debug.py"))
+    found = [(int(m["line"]), int(m["col"]), m["code"], m["message"]) for m in reports(done.stdout)]
+    assert [(line, col, code) for line, col, code, _ in found] == [(12, 1, "WG001"), (13, 1, "WG001")]
+    assert found[0][3].startswith("module-level dict `module_names` is keyed by nn.Module objects")
+    assert "(from `model.named_modules()` at line 28)" in found[0][3]
+    assert "`param_names` is keyed by nn.Parameter objects (from `model.named_parameters()` at line 29)" in found[1][3]
+    assert done.returncode == 1
+
+
+def test_deepspeed_0198_fixed_debug_is_silent(deepspeed_0198: Path) -> None:
+    done = flake8(str(deepspeed_0198 / "deepspeed" / "utils" / "debug.py"))
+    assert (done.returncode, done.stdout) == (0, "")
+
+
+def test_noqa_is_honoured_by_code_and_bare(tmp_path: Path) -> None:
+    (tmp_path / "pins.py").write_text(
+        "from torch import nn\n"
+        "a = {}  # noqa: WG001\n"
+        "b = {}  # noqa\n"
+        "c = {}  # noqa: WG002\n"
+        "def fill(model: nn.Module):\n"
+        "    a[model] = b[model] = c[model] = 1\n"
+    )
+    done = flake8("pins.py", cwd=tmp_path)
+    assert [(m["line"], m["code"]) for m in reports(done.stdout)] == [("4", "WG001")]
+
+
+def test_extra_types_come_from_the_flake8_config(tmp_path: Path) -> None:
+    (tmp_path / "graph.py").write_text("from mylib.graph import Node\nd = {}\ndef f(n: Node):\n    d[n] = 1\n")
+    (tmp_path / "setup.cfg").write_text("[flake8]\nweakglobals-extra-types = mylib.graph.Node\n")
+    configured = subprocess.run(
+        [sys.executable, "-m", "flake8", "--select", "WG", "graph.py"], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert [m["code"] for m in reports(configured.stdout)] == ["WG001"]
+    assert "`mylib.graph.Node` objects" in configured.stdout
+    assert flake8("graph.py", cwd=tmp_path).stdout == ""  # --isolated ignores the config: nothing to report
+
+
+def test_a_bad_extra_type_is_a_clear_error_not_a_traceback(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 1\n")
+    done = flake8("--weakglobals-extra-types", "not-a-name", "a.py", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "weakglobals-extra-types" in done.stderr and "'not-a-name' is not a qualified class name" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_files_that_mention_no_framework_cost_no_analysis(monkeypatch) -> None:
+    import flake8_weakglobals.plugin as plugin
+    import ast
+
+    def explode(*args, **kwargs):
+        raise AssertionError("analysed a file that mentions no framework")
+
+    monkeypatch.setattr(plugin, "analyze", explode)
+    source = "cache = {}\ndef f(x):\n    cache[x] = 1\n"
+    assert list(plugin.WeakGlobalsChecker(ast.parse(source), source.splitlines(True)).run()) == []

@@ -1,0 +1,165 @@
+"""Each rule against its fixture: positives and negatives side by side, expectations inline."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from conftest import LINT_FIXTURES, expected_findings
+from flake8_weakglobals.analysis import analyze
+from flake8_weakglobals.vocabulary import Vocabulary
+
+FIXTURES = sorted(LINT_FIXTURES.glob("WG*.py"))
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda path: path.stem)
+def test_fixture_reports_exactly_what_it_expects(fixture: Path) -> None:
+    findings = analyze(ast.parse(fixture.read_text()))
+    assert {(finding.line, finding.code) for finding in findings} == expected_findings(fixture)
+
+
+def test_every_code_has_a_fixture_with_positives() -> None:
+    codes = {code for fixture in FIXTURES for _, code in expected_findings(fixture)}
+    assert codes == {f"WG00{number}" for number in range(1, 7)}
+
+
+def analyze_source(source: str, **vocabulary: frozenset[str]) -> list:
+    return analyze(ast.parse(source), Vocabulary(**vocabulary))
+
+
+def test_message_names_container_evidence_and_fill_line() -> None:
+    source = (LINT_FIXTURES / "WG001.py").read_text()
+    first = analyze_source(source)[0]
+    assert first.message.startswith("WG001 module-level dict `module_names` is keyed by nn.Module objects")
+    assert "(from `model.named_modules()` at line 18)" in first.message
+    assert (first.line, first.col, first.evidence.line) == (12, 0, 18)
+
+
+def test_hooks_give_their_module_and_tensor_arguments() -> None:
+    findings = analyze_source(
+        "import torch\n"
+        "seen = set()\n"
+        "grads = []\n"
+        "def on_forward(module, inputs, output):\n"
+        "    seen.add(module)\n"
+        "def on_grad(grad):\n"
+        "    grads.append(grad)\n"
+        "def attach(model, tensor):\n"
+        "    model.register_forward_hook(on_forward)\n"
+        "    tensor.register_hook(on_grad)\n"
+        "    torch.nn.modules.module.register_module_forward_pre_hook(lambda module, args: seen.add(module))\n"
+    )
+    assert [(finding.line, finding.code, finding.holds) for finding in findings] == [
+        (2, "WG002", ("module",)),
+        (3, "WG002", ("tensor",)),
+    ]
+    assert "registered with `register_forward_hook` at line 9" in findings[0].message
+
+
+def test_a_method_registered_as_hook_gets_the_module_after_self() -> None:
+    findings = analyze_source(
+        "seen = {}\n"
+        "class Recorder:\n"
+        "    def attach(self, model):\n"
+        "        model.register_full_backward_hook(self.record)\n"
+        "    def record(self, module, grad_input, grad_output):\n"
+        "        seen[module] = grad_output\n"
+    )
+    assert [(finding.code, finding.holds) for finding in findings] == [("WG001", ("module",))]
+
+
+def test_extra_types_count_like_framework_types() -> None:
+    source = (
+        "from mylib.graph import Node\n"
+        "class Leaf(Node):\n"
+        "    pass\n"
+        "owners = {}\n"
+        "def own(node: Node, leaf: Leaf):\n"
+        "    owners[node] = 1\n"
+    )
+    assert analyze_source(source) == []
+    findings = analyze_source(source, extra_types=frozenset({"mylib.graph.Node"}))
+    assert [(finding.code, finding.holds) for finding in findings] == [("WG001", ("mylib.graph.Node",))]
+    assert "`mylib.graph.Node` objects" in findings[0].message
+    leaf_only = source.replace("owners[node] = 1", "owners[leaf] = 1")
+    assert len(analyze_source(leaf_only, extra_types=frozenset({"mylib.graph.Node"}))) == 1
+
+
+def test_names_alone_are_never_evidence() -> None:
+    source = "cache = {}\ndef f(module, tensor, param, model):\n    cache[module] = cache[tensor] = cache[param] = model\n"
+    assert analyze_source(source) == []
+
+
+def test_module_level_model_owning_its_tensors_is_not_a_registry() -> None:
+    source = (
+        "import torch\n"
+        "class Model(torch.nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.extra = [torch.zeros(1)]\n"
+        "model = Model()\n"
+    )
+    assert analyze_source(source) == []
+
+
+def test_state_of_a_module_level_instance_is_long_lived() -> None:
+    findings = analyze_source(
+        "from torch import nn\n"
+        "class _Registry:\n"
+        "    def __init__(self):\n"
+        "        self.by_module = {}\n"
+        "    def add(self, module: nn.Module):\n"
+        "        self.by_module[module] = module.__class__.__name__\n"
+        "registry = _Registry()\n"
+    )
+    assert [(finding.line, finding.code, finding.name) for finding in findings] == [(4, "WG001", "registry.by_module")]
+
+
+@pytest.mark.parametrize(
+    "fill, reason",
+    [
+        ("pickle.dump(cache, open('f', 'wb'))", "serialized with `pickle.dump()`"),
+        ("isinstance(cache, dict)", "type is checked with `isinstance()`"),
+        ("external.consume(cache)", "passed to `external.consume()`"),
+        ("cache.move_to_end(model)", "uses `.move_to_end`"),
+        ("cache[(model, 1)] = 1", "keyed by tuples"),
+        ("cache[model] = (model, 'name')", "refers to its own key"),
+        ("cache[model] = model.forward", "refers to its own key"),
+    ],
+)
+def test_fix_is_refused_with_a_reason(fill: str, reason: str) -> None:
+    source = (
+        "import pickle, external\nfrom collections import OrderedDict\nfrom torch import nn\ncache = OrderedDict()\n"
+        f"def use(model: nn.Module):\n    cache[model] = model.__class__.__name__\n    {fill}\n"
+    )
+    (finding,) = analyze_source(source)
+    assert finding.code == "WG001" and not finding.fixable and reason in (finding.fix_reason or "")
+    assert "fix it by hand" in finding.message and not finding.edits
+
+
+def test_values_derived_from_the_key_without_referring_to_it_are_fine() -> None:
+    source = "from torch import nn\ncache = {}\ndef use(m: nn.Module):\n    cache[m] = f'{m}'\n    cache[m] = str(m)\n"
+    (finding,) = analyze_source(source)
+    assert finding.fixable, finding.fix_reason
+
+
+def test_id_keyed_map_used_without_id_is_not_fixable() -> None:
+    source = (
+        "from torch import nn\nregistry = {}\n"
+        "def put(w: nn.Parameter):\n    registry[id(w)] = 1\n"
+        "def dump():\n    return list(registry.keys())\n"
+    )
+    (finding,) = analyze_source(source)
+    assert finding.code == "WG005" and "used without id() at line 6" in (finding.fix_reason or "")
+
+
+def test_syntax_of_newer_pythons_and_odd_code_never_crash() -> None:
+    source = (
+        "import torch\nfrom torch import nn\nx = {}\n"
+        "match x:\n    case {'a': y, **rest}:\n        pass\n"
+        "def f(*args, **kwargs):\n    global x\n    x, *rest = {}, 1\n    x[args] = kwargs\n"
+        "class C(nn.Module):\n    a = b = {}\n    def g(self):\n        (self.a)[self] = 1\n"
+        "y = [*x]\n"
+    )
+    analyze_source(source)
