@@ -1,0 +1,224 @@
+"""``python -m fixes.apply PATH...`` (also ``weakglobals-fix``): rewrite pinning containers into the runtime.
+
+Exit codes: 0 nothing left to do; 1 changes needed (``--check``/``--diff``), findings left to fix by hand,
+or (with ``--exit-non-zero-on-fix``) files changed; 2 usage errors, bad configuration, or files that could
+not be read, parsed or safely rewritten. Errors go to stderr as ``path:line: message``.
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from itertools import repeat
+from pathlib import Path
+from typing import Iterable, Optional, Sequence
+
+from flake8_weakglobals import __version__
+from flake8_weakglobals.config import RUNTIME_MODES, ConfigError, Settings, load_settings, parse_codes, parse_extra_types
+from flake8_weakglobals.sources import python_files
+from flake8_weakglobals.terminal import Progress, paint
+
+from .atomic import write_atomically
+from .job import FileResult, process
+from .vendor import VendorConflict, copy_needed, vendored_text
+
+_POOL_THRESHOLD = 16  # files: below this a process pool costs more than it saves
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m fixes.apply",
+        description="Rewrite module- and class-level containers that pin modules, parameters and tensors "
+        "into WeakIdMap / WeakIdSet (flake8-weakglobals).",
+        epilog="Exit codes: 0 nothing left to do; 1 changes needed (--check/--diff) or findings left to fix "
+        "by hand; 2 usage errors or files that could not be read, parsed or rewritten.",
+    )
+    parser.add_argument("paths", nargs="*", type=Path, help="files and directories (recursive)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--diff", action="store_true", help="write nothing; print a unified diff")
+    mode.add_argument("--check", action="store_true", help="write nothing; exit 1 if anything would change")
+    parser.add_argument("--select", help="comma-separated WG codes or prefixes to fix (default: all)")
+    parser.add_argument("--ignore", help="comma-separated WG codes or prefixes to leave alone")
+    parser.add_argument("--exclude", action="append", metavar="GLOB", help="skip matching files and directories")
+    parser.add_argument("--extra-types", help="comma-separated qualified class names that count as framework objects")
+    parser.add_argument("--runtime", choices=RUNTIME_MODES, help="vendor a copy of the runtime (default) or import it")
+    parser.add_argument("--jobs", "-j", type=int, help="worker processes (default: all cores; 1 runs in-process)")
+    parser.add_argument("--exit-non-zero-on-fix", action="store_true", help="exit 1 when files were changed")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only errors and diffs")
+    parser.add_argument("-v", "--verbose", action="store_true", help="also list files with nothing to do")
+    parser.add_argument("--version", action="version", version=f"flake8-weakglobals {__version__}")
+    return parser
+
+
+def _split(value: Optional[str]) -> list[str]:
+    return [part for part in (value or "").replace(" ", ",").split(",") if part]
+
+
+def settings_from(arguments: argparse.Namespace, start: Path) -> Settings:
+    """``[tool.weakglobals]`` from pyproject.toml, overridden by the flags given."""
+    settings = load_settings(start)
+    return settings.override(
+        select=parse_codes(_split(arguments.select), "--select") if arguments.select else None,
+        ignore=parse_codes(_split(arguments.ignore), "--ignore") if arguments.ignore else None,
+        extra_types=parse_extra_types(_split(arguments.extra_types), "--extra-types") if arguments.extra_types else None,
+        exclude=(*settings.exclude, *arguments.exclude) if arguments.exclude else None,
+        runtime=arguments.runtime,
+    )
+
+
+def run(files: Sequence[Path], settings: Settings, jobs: int) -> list[FileResult]:
+    """Process files in order: in-process for one job or few files, else a process pool."""
+    progress = Progress(len(files))
+    results: list[FileResult] = []
+    try:
+        if jobs <= 1 or len(files) < _POOL_THRESHOLD:
+            outcomes: Iterable[FileResult] = (process(path, settings) for path in files)
+            for result in outcomes:
+                results.append(result)
+                progress.update(len(results))
+        else:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                chunk = max(1, min(64, len(files) // (jobs * 8)))
+                for result in pool.map(process, files, repeat(settings), chunksize=chunk):
+                    results.append(result)
+                    progress.update(len(results))
+    finally:
+        progress.close()
+    return results
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    arguments = build_parser().parse_args(argv)
+    missing = [path for path in arguments.paths if not path.exists()]
+    if missing:
+        print(f"{missing[0]}: no such file or directory", file=sys.stderr)
+        return 2
+    try:
+        settings = settings_from(arguments, Path.cwd())
+    except ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    files = list(python_files(arguments.paths, settings.exclude))
+    if arguments.jobs is not None and arguments.jobs < 1:
+        print("error: --jobs must be at least 1", file=sys.stderr)
+        return 2
+    results = run(files, settings, arguments.jobs or os.cpu_count() or 1)
+    return Report(arguments, settings, results, len(files)).finish()
+
+
+class Report:
+    """Writes what must be written (runtime copies first), prints the outcome, and picks the exit code."""
+
+    def __init__(self, arguments: argparse.Namespace, settings: Settings, results: list[FileResult], checked: int) -> None:
+        self.arguments = arguments
+        self.dry_run = arguments.diff or arguments.check
+        self.settings = settings
+        self.results = results
+        self.checked = checked
+        self.errors = 0
+
+    def finish(self) -> int:
+        blocked = self._runtime_copies()
+        changed = 0
+        for result in self.results:
+            if result.error is not None:
+                self._error(result.path, result.error_line, result.error)
+            if result.changed and result.runtime_copy not in blocked:
+                changed += self._changed(result)
+            elif result.changed:
+                self._error(result.path, result.fixed[0].line, f"left unchanged: {blocked[result.runtime_copy]}")  # type: ignore[index]
+            for left in result.left:
+                self._say(f"{self._where(result.path, left.line, left.col)} {paint(left.code, '33')} "
+                          f"{left.name} left as is: {left.reason}")
+            if self.arguments.verbose and not result.changed and not result.left and result.error is None:
+                self._say(f"{result.path}: nothing to do")
+        left = sum(len(result.left) for result in self.results)
+        fixes = sum(len(result.fixed) for result in self.results if result.changed)
+        self._summary(fixes, changed, left)
+        if self.errors:
+            return 2
+        if (self.dry_run and changed) or left or (self.arguments.exit_non_zero_on_fix and changed):
+            return 1
+        return 0
+
+    def _runtime_copies(self) -> dict[Optional[Path], str]:
+        """Write (or, dry, show) each vendored copy before any file that imports it; returns blocked copies."""
+        blocked: dict[Optional[Path], str] = {}
+        destinations = sorted({result.runtime_copy for result in self.results if result.changed and result.runtime_copy})
+        for destination in destinations:
+            try:
+                action = copy_needed(destination)
+            except (VendorConflict, OSError, UnicodeDecodeError) as error:
+                blocked[destination] = str(error)
+                continue
+            if action is None:
+                continue
+            shown = _relative(destination)
+            if self.arguments.diff:
+                old = destination.read_text(encoding="utf-8") if action == "update" else ""
+                self._diff(shown, old, vendored_text(), created=action == "create")
+            elif not self.arguments.check:
+                try:
+                    write_atomically(destination, vendored_text().encode("utf-8"))
+                except OSError as error:
+                    blocked[destination] = f"cannot write the runtime copy {shown}: {error.strerror or error}"
+                    continue
+            done = f"would {action}" if self.dry_run else f"{action}d"
+            self._say(f"{shown}: {done} the vendored runtime")
+        return blocked
+
+    def _changed(self, result: FileResult) -> int:
+        assert result.new_text is not None
+        if self.arguments.diff:
+            self._diff(str(result.path), result.old_text, result.new_text)
+        elif not self.arguments.check:
+            try:
+                write_atomically(result.path, result.new_text.encode(result.encoding))
+            except OSError as error:
+                self._error(result.path, 1, f"cannot write: {error.strerror or error}")
+                return 0
+        fixed = ", ".join(f"{paint(outcome.code, '1')} {outcome.name}" for outcome in result.fixed)
+        self._say(f"{paint(str(result.path), '1')}: {fixed}")
+        return 1
+
+    def _diff(self, shown: str, old: str, new: str, created: bool = False) -> None:
+        before = "/dev/null" if created else f"a/{shown}"
+        lines = difflib.unified_diff(old.splitlines(True), new.splitlines(True), before, f"b/{shown}")
+        for line in lines:
+            colour = "32" if line.startswith("+") and not line.startswith("+++") else "31" if line.startswith("-") and not line.startswith("---") else ""
+            sys.stdout.write(paint(line, colour) if colour else line)
+            if not line.endswith("\n"):
+                sys.stdout.write("\n\\ No newline at end of file\n")
+
+    def _summary(self, fixes: int, changed: int, left: int) -> None:
+        verb = "would fix" if self.dry_run else "fixed"
+        parts = [f"{verb} {fixes} container{'s' * (fixes != 1)} in {changed} file{'s' * (changed != 1)}"]
+        if left:
+            parts.append(f"{left} left to fix by hand")
+        if self.errors:
+            parts.append(f"{self.errors} file{'s' * (self.errors != 1)} with errors")
+        self._say(f"{'; '.join(parts)}; {self.checked} file{'s' * (self.checked != 1)} checked")
+
+    def _where(self, path: Path, line: int, col: int) -> str:
+        return f"{path}:{line}:{col + 1}:"
+
+    def _say(self, text: str) -> None:
+        if not self.arguments.quiet:
+            print(text)
+
+    def _error(self, path: Path, line: int, message: str) -> None:
+        self.errors += 1
+        print(f"{path}:{line}: {message}", file=sys.stderr)
+
+
+def _relative(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

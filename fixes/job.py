@@ -1,0 +1,133 @@
+"""One file through the codemod: read, analyse, rewrite, verify. Never writes.
+
+It runs in worker processes, so it takes and returns plain data. Verification is the safety net behind
+every write: the result compiles, a second analysis finds nothing left to fix (the fix is idempotent),
+and pyflakes reports nothing that it did not report before.
+"""
+from __future__ import annotations
+
+import ast
+import collections
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+from flake8_weakglobals.analysis import analyze
+from flake8_weakglobals.config import Settings
+from flake8_weakglobals.findings import Finding
+from flake8_weakglobals.noqa import NoqaMap
+from flake8_weakglobals.sources import SourceError, read_source
+from flake8_weakglobals.vocabulary import Vocabulary, may_mention_framework
+
+from .vendor import runtime_location
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened to one finding: fixed, or left alone with the reason."""
+
+    code: str
+    name: str
+    line: int
+    col: int
+    reason: Optional[str] = None
+
+    @classmethod
+    def of(cls, finding: Finding) -> Outcome:
+        return cls(finding.code, finding.name, finding.line, finding.col, finding.fix_reason)
+
+
+@dataclass(frozen=True)
+class FileResult:
+    path: Path
+    fixed: tuple[Outcome, ...] = ()
+    left: tuple[Outcome, ...] = ()
+    old_text: str = ""
+    new_text: Optional[str] = None  # None: nothing to write
+    encoding: str = "utf-8"
+    runtime_copy: Optional[Path] = None
+    error: Optional[str] = None
+    error_line: int = 1
+
+    @property
+    def changed(self) -> bool:
+        return self.new_text is not None
+
+
+class VerificationError(Exception):
+    pass
+
+
+def process(path: Path, settings: Settings) -> FileResult:
+    """The whole pipeline for one file; any failure becomes an error on the result, never an exception."""
+    try:
+        return _process(path, settings)
+    except Exception as error:  # a bug of ours: reported on that file, the run goes on
+        return FileResult(path, error=f"internal error, please report it: {error!r}")
+
+
+def _process(path: Path, settings: Settings) -> FileResult:
+    try:
+        source = read_source(path)
+    except SourceError as error:
+        return FileResult(path, error=str(error), error_line=error.line)
+    vocabulary = Vocabulary(settings.extra_types)
+    if not may_mention_framework(source.text, vocabulary):
+        return FileResult(path)
+    try:
+        tree = ast.parse(source.text, filename=str(path))
+    except SyntaxError as error:
+        return FileResult(path, error=f"cannot parse: {error.msg}", error_line=error.lineno or 1)
+    except ValueError as error:  # null bytes
+        return FileResult(path, error=f"cannot parse: {error}")
+    findings = _wanted(analyze(tree, vocabulary), source.text, settings)
+    left = tuple(Outcome.of(finding) for finding in findings if not finding.fixable)
+    fixable = [finding for finding in findings if finding.fixable]
+    if not fixable:
+        return FileResult(path, left=left)
+    from .rewrite import RewriteError, rewrite  # libcst loads only for files that need a rewrite
+
+    runtime = runtime_location(path, settings.runtime)
+    try:
+        new_text = rewrite(source.text, fixable, runtime.module)
+        _verify(path, tree, new_text, settings, vocabulary)
+    except (RewriteError, VerificationError) as error:
+        return FileResult(path, left=left, error=f"left unchanged: {error}", error_line=fixable[0].line)
+    return FileResult(
+        path,
+        fixed=tuple(Outcome.of(finding) for finding in fixable),
+        left=left,
+        old_text=source.text,
+        new_text=new_text,
+        encoding=source.encoding,
+        runtime_copy=runtime.copy,
+    )
+
+
+def _wanted(findings: list[Finding], text: str, settings: Settings) -> list[Finding]:
+    """Selected codes, minus what ``# noqa`` silences (as flake8 reads it)."""
+    selected = [finding for finding in findings if settings.wants(finding.code)]
+    if not selected:
+        return []
+    noqa = NoqaMap(text)
+    return [finding for finding in selected if not noqa.silences(finding.code, finding.line)]
+
+
+def _verify(path: Path, before: ast.Module, text: str, settings: Settings, vocabulary: Vocabulary) -> None:
+    try:
+        compile(text, str(path), "exec", dont_inherit=True)
+        after = ast.parse(text)
+    except SyntaxError as error:
+        raise VerificationError(f"the rewrite would not compile (line {error.lineno}: {error.msg})") from None
+    again = [finding for finding in _wanted(analyze(after, vocabulary), text, settings) if finding.fixable]
+    if again:
+        raise VerificationError(f"a second run would rewrite {again[0].name} again (line {again[0].line})")
+    added = _pyflakes(after, path) - _pyflakes(before, path)
+    if added:
+        raise VerificationError(f"the rewrite would add pyflakes messages: {', '.join(sorted(added))}")
+
+
+def _pyflakes(tree: ast.Module, path: Path) -> collections.Counter[str]:
+    from pyflakes.checker import Checker
+
+    return collections.Counter(message.message % message.message_args for message in Checker(tree, filename=str(path)).messages)

@@ -1,0 +1,56 @@
+"""``# noqa`` exactly as flake8 applies it, for the tools that run without flake8 (the hook, the codemod).
+
+flake8 (7.x) looks for the comment on the reported physical line, extended over the lines a token spans
+(a multi-line string) and over backslash continuations; it does not extend over the lines of a bracketed
+expression. A ``# flake8: noqa`` line silences the whole file. ``tests/test_noqa.py`` checks this module
+against flake8 itself, so the codemod never fixes what flake8 shows as silenced, nor skips what it reports.
+"""
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+
+_INLINE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
+_FILE = re.compile(r"\s*# flake8[:=]\s*noqa", re.IGNORECASE)  # a prefix: codes after it are ignored, as flake8 does
+_SEPARATORS = re.compile(r"[,\s]")
+
+
+class NoqaMap:
+    """Answers "is this code silenced on this line?" for one module's source."""
+
+    def __init__(self, source: str) -> None:
+        self._lines = source.splitlines(keepends=True)
+        self._whole_file = any(_FILE.match(line) for line in self._lines)
+        self._ranges = self._line_ranges(source)
+
+    def _line_ranges(self, source: str) -> dict[int, str]:
+        """Each line mapped to the text flake8 searches for its ``# noqa`` (flake8's own grouping)."""
+        ranges: dict[int, str] = {}
+        first, last = len(self._lines) + 2, -1
+        try:
+            for token in tokenize.generate_tokens(io.StringIO(source).readline):
+                if token.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+                    continue
+                first, last = min(first, token.start[0]), max(last, token.end[0])
+                if token.type in (tokenize.NL, tokenize.NEWLINE):
+                    joined = "".join(self._lines[first - 1 : last])
+                    ranges.update(dict.fromkeys(range(first, last + 1), joined))
+                    first, last = len(self._lines) + 2, -1
+        except (tokenize.TokenError, SyntaxError):
+            return {}
+        return ranges
+
+    def silences(self, code: str, line: int) -> bool:
+        if self._whole_file:
+            return True
+        text = self._ranges.get(line)
+        if text is None:
+            text = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
+        match = _INLINE.search(text)
+        if match is None:
+            return False
+        if match.group("codes") is None:
+            return True
+        codes = tuple(part.strip() for part in _SEPARATORS.split(match.group("codes")) if part.strip())
+        return code in codes or code.startswith(codes)

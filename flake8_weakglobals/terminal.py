@@ -1,0 +1,44 @@
+"""Terminal niceties for the command-line tools: colour and progress, only on a terminal.
+
+Colour honours ``NO_COLOR`` (https://no-color.org); progress goes to stderr and only for long runs, so
+logs and CI output stay clean.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import TextIO
+
+_PROGRESS_THRESHOLD = 200  # files; shorter runs finish before a progress line helps
+
+
+def colour_enabled(stream: TextIO) -> bool:
+    return stream.isatty() and "NO_COLOR" not in os.environ
+
+
+def paint(text: str, code: str, stream: TextIO = sys.stdout) -> str:
+    """``code`` is an SGR parameter: "1" bold, "31" red, "33" yellow, "32" green, "2" dim."""
+    return f"\033[{code}m{text}\033[0m" if colour_enabled(stream) else text
+
+
+class Progress:
+    """``checked 120/5,000 files`` on stderr, redrawn at most ten times a second."""
+
+    def __init__(self, total: int, stream: TextIO = sys.stderr) -> None:
+        self.total = total
+        self.stream = stream
+        self.enabled = stream.isatty() and total >= _PROGRESS_THRESHOLD
+        self._drawn = 0.0
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if self.enabled and (now - self._drawn > 0.1 or done == self.total):
+            self._drawn = now
+            self.stream.write(f"\rchecked {done:,}/{self.total:,} files")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
