@@ -7,7 +7,7 @@ uses them, so pyflakes sees nothing new.
 """
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence, Union
+from typing import Iterable, Mapping, Optional, Sequence, Union
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
@@ -154,13 +154,18 @@ def _drop_imports(body: Sequence[cst.BaseStatement], unused: set[str]) -> list[c
     if not unused:
         return list(body)
     kept: list[cst.BaseStatement] = []
+    inherited: Optional[Sequence[cst.EmptyLine]] = None  # a removed line's comments and blank lines
     for statement in body:
         if isinstance(statement, cst.SimpleStatementLine):
             small = [_without(part, unused) for part in statement.body]
             remaining = [part for part in small if part is not None]
             if not remaining:
+                inherited = statement.leading_lines if inherited is None else [*inherited, *statement.leading_lines]
                 continue
             statement = statement.with_changes(body=remaining)
+        if inherited is not None:
+            statement = statement.with_changes(leading_lines=inherited)  # type: ignore[call-arg]
+            inherited = None
         kept.append(statement)
     return kept
 

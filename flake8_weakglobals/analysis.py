@@ -30,7 +30,8 @@ _CONTAINER_GENERICS = frozenset(
     "Dict dict DefaultDict defaultdict OrderedDict Mapping MutableMapping Set set MutableSet AbstractSet "
     "List list Deque deque WeakKeyDictionary WeakSet".split()
 )
-_DETACHED_CALLS = frozenset({"str", "repr", "len", "id", "int", "float", "bool", "hash", "format"})
+_DETACHED_METHODS = frozenset({"numel", "dim", "size", "data_ptr", "item", "element_size", "nelement", "stride"})
+_HOLDING_CALLS = frozenset({"partial", "tuple", "list", "set", "frozenset", "dict", "MethodType", "namedtuple"})
 _DETACHED_ATTRIBUTES = frozenset(
     {"shape", "dtype", "device", "ndim", "requires_grad", "is_leaf", "__name__", "__qualname__", "training"}
 )
@@ -323,24 +324,45 @@ def _primary(uses: SlotUses, containers: list[Definition]) -> Definition:
 
 
 def _keeps_key_alive(member: Member) -> bool:
-    """Whether a value may hold a reference to its own key (then a weak key is never collected)."""
-    key, value = member.expr, member.value
-    if value is None or not isinstance(key, ast.Name):
+    """Whether the value refers to its own key, so that even a weak key would never be collected."""
+    if member.value is None or not isinstance(member.expr, ast.Name):
         return False
-    mentions = [node for node in ast.walk(value) if isinstance(node, ast.Name) and node.id == key.id]
-    return bool(mentions) and not _detached(value)
+    return _refers_to(member.value, member.expr.id)
+
+
+def _refers_to(value: ast.expr, key: str) -> bool:
+    """The key itself, a display or closure holding it, ``partial(f, key)``, or anything rooted at it that
+    may be a view or a bound method (``key.view(...)``, ``key[:n]``, ``key.forward``). A value computed by
+    another function of the key (``quantize(key)``) usually is not: the fix is then no worse than the dict."""
+    if isinstance(value, ast.Name):
+        return value.id == key
+    if isinstance(value, (ast.Tuple, ast.List, ast.Set)):
+        return any(_refers_to(element, key) for element in value.elts)
+    if isinstance(value, ast.Dict):
+        return any(_refers_to(part, key) for part in (*value.keys, *value.values) if part is not None)
+    if isinstance(value, (ast.Lambda, ast.GeneratorExp)):
+        return any(isinstance(node, ast.Name) and node.id == key for node in ast.walk(value))
+    if isinstance(value, (ast.IfExp, ast.BoolOp, ast.NamedExpr, ast.Starred)):
+        return any(_refers_to(part, key) for part in ast.iter_child_nodes(value) if isinstance(part, ast.expr))
+    if isinstance(value, (ast.Attribute, ast.Subscript, ast.Call)) and _rooted_at(value, key):
+        return not _detached(value)
+    if isinstance(value, ast.Call) and _name_of(value.func) in _HOLDING_CALLS:
+        return any(_refers_to(argument, key) for argument in (*value.args, *(k.value for k in value.keywords)))
+    return False
+
+
+def _rooted_at(value: ast.expr, key: str) -> bool:
+    while isinstance(value, (ast.Attribute, ast.Subscript, ast.Call)):
+        value = value.func if isinstance(value, ast.Call) else value.value
+    return isinstance(value, ast.Name) and value.id == key
+
+
+def _name_of(function: ast.expr) -> str:
+    return function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
 
 
 def _detached(value: ast.expr) -> bool:
-    """Values built from a key that cannot refer to it: strings, numbers, shapes, dtypes, names."""
-    if isinstance(value, (ast.JoinedStr, ast.Constant)):
-        return True
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in _DETACHED_CALLS:
-        return True
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ("numel", "dim", "size", "data_ptr"):
-        return True
-    if isinstance(value, ast.Attribute) and value.attr in _DETACHED_ATTRIBUTES:
-        return True
-    if isinstance(value, ast.BinOp) and isinstance(value.left, (ast.Constant, ast.JoinedStr)):
-        return True  # "%s" % key, "prefix" + str(key)
-    return False
+    """Reads of a key that cannot refer back to it: sizes, shapes, dtypes, names."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+        return value.func.attr in _DETACHED_METHODS
+    return isinstance(value, ast.Attribute) and value.attr in _DETACHED_ATTRIBUTES
