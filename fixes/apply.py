@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
 from flake8_weakglobals import __version__
-from flake8_weakglobals.config import RUNTIME_MODES, ConfigError, Settings, load_settings, parse_codes, parse_extra_types
+from flake8_weakglobals.config import RUNTIME_MODES, ConfigError, Settings, add_arguments, settings_for
 from flake8_weakglobals.sources import python_files
 from flake8_weakglobals.terminal import Progress, paint
 
@@ -35,14 +35,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit codes: 0 nothing left to do; 1 changes needed (--check/--diff) or findings left to fix "
         "by hand; 2 usage errors or files that could not be read, parsed or rewritten.",
     )
-    parser.add_argument("paths", nargs="*", type=Path, help="files and directories (recursive)")
+    add_arguments(parser)
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--diff", action="store_true", help="write nothing; print a unified diff")
     mode.add_argument("--check", action="store_true", help="write nothing; exit 1 if anything would change")
-    parser.add_argument("--select", help="comma-separated WG codes or prefixes to fix (default: all)")
-    parser.add_argument("--ignore", help="comma-separated WG codes or prefixes to leave alone")
-    parser.add_argument("--exclude", action="append", metavar="GLOB", help="skip matching files and directories")
-    parser.add_argument("--extra-types", help="comma-separated qualified class names that count as framework objects")
     parser.add_argument("--runtime", choices=RUNTIME_MODES, help="vendor a copy of the runtime (default) or import it")
     parser.add_argument("--jobs", "-j", type=int, help="worker processes (default: all cores; 1 runs in-process)")
     parser.add_argument("--exit-non-zero-on-fix", action="store_true", help="exit 1 when files were changed")
@@ -50,22 +46,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="also list files with nothing to do")
     parser.add_argument("--version", action="version", version=f"flake8-weakglobals {__version__}")
     return parser
-
-
-def _split(value: Optional[str]) -> list[str]:
-    return [part for part in (value or "").replace(" ", ",").split(",") if part]
-
-
-def settings_from(arguments: argparse.Namespace, start: Path) -> Settings:
-    """``[tool.weakglobals]`` from pyproject.toml, overridden by the flags given."""
-    settings = load_settings(start)
-    return settings.override(
-        select=parse_codes(_split(arguments.select), "--select") if arguments.select else None,
-        ignore=parse_codes(_split(arguments.ignore), "--ignore") if arguments.ignore else None,
-        extra_types=parse_extra_types(_split(arguments.extra_types), "--extra-types") if arguments.extra_types else None,
-        exclude=(*settings.exclude, *arguments.exclude) if arguments.exclude else None,
-        runtime=arguments.runtime,
-    )
 
 
 def run(files: Sequence[Path], settings: Settings, jobs: int) -> list[FileResult]:
@@ -96,7 +76,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"{missing[0]}: no such file or directory", file=sys.stderr)
         return 2
     try:
-        settings = settings_from(arguments, Path.cwd())
+        settings = settings_for(arguments, Path.cwd())
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

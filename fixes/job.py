@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import Optional
 
 from flake8_weakglobals.analysis import analyze
+from flake8_weakglobals.checking import check_file, reportable
 from flake8_weakglobals.config import Settings
 from flake8_weakglobals.findings import Finding
-from flake8_weakglobals.noqa import NoqaMap
-from flake8_weakglobals.sources import SourceError, read_source
-from flake8_weakglobals.vocabulary import Vocabulary, may_mention_framework
+from flake8_weakglobals.vocabulary import Vocabulary
 
 from .vendor import runtime_location
 
@@ -67,59 +66,39 @@ def process(path: Path, settings: Settings) -> FileResult:
 
 
 def _process(path: Path, settings: Settings) -> FileResult:
-    try:
-        source = read_source(path)
-    except SourceError as error:
-        return FileResult(path, error=str(error), error_line=error.line)
-    vocabulary = Vocabulary(settings.extra_types)
-    if not may_mention_framework(source.text, vocabulary):
-        return FileResult(path)
-    try:
-        tree = ast.parse(source.text, filename=str(path))
-    except SyntaxError as error:
-        return FileResult(path, error=f"cannot parse: {error.msg}", error_line=error.lineno or 1)
-    except ValueError as error:  # null bytes
-        return FileResult(path, error=f"cannot parse: {error}")
-    findings = _wanted(analyze(tree, vocabulary), source.text, settings)
-    left = tuple(Outcome.of(finding) for finding in findings if not finding.fixable)
-    fixable = [finding for finding in findings if finding.fixable]
+    checked = check_file(path, settings)
+    if checked.error is not None or checked.tree is None or checked.source is None:
+        return FileResult(path, error=checked.error, error_line=checked.error_line)
+    left = tuple(Outcome.of(finding) for finding in checked.findings if not finding.fixable)
+    fixable = [finding for finding in checked.findings if finding.fixable]
     if not fixable:
         return FileResult(path, left=left)
     from .rewrite import RewriteError, rewrite  # libcst loads only for files that need a rewrite
 
     runtime = runtime_location(path, settings.runtime)
     try:
-        new_text = rewrite(source.text, fixable, runtime.module)
-        _verify(path, tree, new_text, settings, vocabulary)
+        new_text = rewrite(checked.source.text, fixable, runtime.module)
+        _verify(path, checked.tree, new_text, settings)
     except (RewriteError, VerificationError) as error:
         return FileResult(path, left=left, error=f"left unchanged: {error}", error_line=fixable[0].line)
     return FileResult(
         path,
         fixed=tuple(Outcome.of(finding) for finding in fixable),
         left=left,
-        old_text=source.text,
+        old_text=checked.source.text,
         new_text=new_text,
-        encoding=source.encoding,
+        encoding=checked.source.encoding,
         runtime_copy=runtime.copy,
     )
 
 
-def _wanted(findings: list[Finding], text: str, settings: Settings) -> list[Finding]:
-    """Selected codes, minus what ``# noqa`` silences (as flake8 reads it)."""
-    selected = [finding for finding in findings if settings.wants(finding.code)]
-    if not selected:
-        return []
-    noqa = NoqaMap(text)
-    return [finding for finding in selected if not noqa.silences(finding.code, finding.line)]
-
-
-def _verify(path: Path, before: ast.Module, text: str, settings: Settings, vocabulary: Vocabulary) -> None:
+def _verify(path: Path, before: ast.Module, text: str, settings: Settings) -> None:
     try:
         compile(text, str(path), "exec", dont_inherit=True)
         after = ast.parse(text)
     except SyntaxError as error:
         raise VerificationError(f"the rewrite would not compile (line {error.lineno}: {error.msg})") from None
-    again = [finding for finding in _wanted(analyze(after, vocabulary), text, settings) if finding.fixable]
+    again = [finding for finding in reportable(analyze(after, Vocabulary(settings.extra_types)), text, settings) if finding.fixable]
     if again:
         raise VerificationError(f"a second run would rewrite {again[0].name} again (line {again[0].line})")
     added = _pyflakes(after, path) - _pyflakes(before, path)

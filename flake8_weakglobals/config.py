@@ -7,6 +7,7 @@ nearest ``pyproject.toml``: ``extra-types``, ``select``, ``ignore``, ``exclude``
 """
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from dataclasses import dataclass, field, replace
@@ -110,4 +111,29 @@ def settings_from_table(table: dict[str, Any], path: Path) -> Settings:
         exclude=tuple(strings("exclude")),
         runtime=runtime,
         source=path,
+    )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags the hook and the codemod share; each overrides its ``[tool.weakglobals]`` key."""
+    parser.add_argument("paths", nargs="*", type=Path, help="files and directories (recursive)")
+    parser.add_argument("--select", help="comma-separated WG codes or prefixes (default: all)")
+    parser.add_argument("--ignore", help="comma-separated WG codes or prefixes to skip")
+    parser.add_argument("--exclude", action="append", metavar="GLOB", help="skip matching files and directories")
+    parser.add_argument("--extra-types", help="comma-separated qualified class names that count as framework objects")
+
+
+def _split(value: Optional[str]) -> list[str]:
+    return [part for part in (value or "").replace(" ", ",").split(",") if part]
+
+
+def settings_for(arguments: argparse.Namespace, start: Path) -> Settings:
+    """``[tool.weakglobals]`` of the nearest pyproject.toml, overridden by the flags given."""
+    settings = load_settings(start)
+    return settings.override(
+        select=parse_codes(_split(arguments.select), "--select") if arguments.select else None,
+        ignore=parse_codes(_split(arguments.ignore), "--ignore") if arguments.ignore else None,
+        extra_types=parse_extra_types(_split(arguments.extra_types), "--extra-types") if arguments.extra_types else None,
+        exclude=(*settings.exclude, *arguments.exclude) if arguments.exclude else None,
+        runtime=getattr(arguments, "runtime", None),
     )

@@ -1,0 +1,89 @@
+"""The hooks with the real pre-commit, in a temporary git repository that pins modules the DeepSpeed way.
+
+pre-commit clones this repository at HEAD (what is committed is what is tested) and builds the hooks'
+environment once per session under a temporary PRE_COMMIT_HOME.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, require
+
+PINNING = '''"""A module with DeepSpeed-style pinning globals."""
+module_names = {}
+
+
+def extract(model):
+    global module_names
+    module_names = {module: name for name, module in model.named_modules()}
+'''
+
+
+def run(*command: str, cwd: Path, environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command, capture_output=True, text=True, cwd=cwd, env=environment)
+
+
+@pytest.fixture(scope="module")
+def environment(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    require(shutil.which("git") is not None and (REPO / ".git").exists(), "git and a git checkout of this repository")
+    home = tmp_path_factory.mktemp("pre-commit-home")
+    names = {"GIT_AUTHOR_NAME": "User", "GIT_AUTHOR_EMAIL": "user@example.com"}
+    return {**os.environ, **names, "GIT_COMMITTER_NAME": "User", "GIT_COMMITTER_EMAIL": "user@example.com",
+            "PRE_COMMIT_HOME": str(home), "NO_COLOR": "1"}
+
+
+@pytest.fixture(scope="module")
+def head() -> str:
+    return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=REPO, check=True).stdout.strip()
+
+
+def pre_commit(*arguments: str, cwd: Path, environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return run(sys.executable, "-m", "pre_commit", *arguments, "--color", "never", cwd=cwd, environment=environment)
+
+
+def test_the_manifest_is_valid(environment: dict[str, str]) -> None:
+    done = run(sys.executable, "-m", "pre_commit", "validate-manifest", ".pre-commit-hooks.yaml", cwd=REPO, environment=environment)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_user_repository_through_four_runs(tmp_path: Path, environment: dict[str, str], head: str) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    run("git", "init", "-q", cwd=project, environment=environment)
+    (project / "pins.py").write_text(PINNING)
+    (project / "README.md").write_text("A project.\n")
+    (project / ".pre-commit-config.yaml").write_text(
+        f"repos:\n- repo: {REPO}\n  rev: {head}\n  hooks:\n  - id: weakglobals\n  - id: weakglobals-fix\n"
+    )
+    run("git", "add", "-A", cwd=project, environment=environment)
+
+    first = pre_commit("run", "--all-files", cwd=project, environment=environment)
+    print("--- run 1: pre-commit run --all-files\n" + first.stdout)
+    assert first.returncode == 1, first.stdout + first.stderr
+    assert "pins.py:2:1: WG001 module-level dict `module_names` is keyed by nn.Module objects" in first.stdout
+    assert "weakglobals-fix" in first.stdout and "files were modified by this hook" in first.stdout
+    assert "module_names = WeakIdMap()" in (project / "pins.py").read_text()
+    assert (project / "_weakglobals_runtime.py").exists()
+
+    run("git", "add", "-A", cwd=project, environment=environment)
+    second = pre_commit("run", "--all-files", cwd=project, environment=environment)
+    print("--- run 2: git add -A; pre-commit run --all-files\n" + second.stdout)
+    assert second.returncode == 0, second.stdout + second.stderr
+
+    third = pre_commit("run", "--files", "README.md", cwd=project, environment=environment)
+    print("--- run 3: pre-commit run --files README.md\n" + third.stdout)
+    assert third.returncode == 0 and third.stdout.count("(no files to check)Skipped") == 2, third.stdout
+
+    assert pre_commit("install", cwd=project, environment=environment).returncode == 0
+    (project / "clean.py").write_text("import torch\n\nsizes = {torch.float16: 2}\n")
+    run("git", "add", "clean.py", cwd=project, environment=environment)
+    fourth = run("git", "commit", "-q", "-m", "Add a clean module", cwd=project, environment=environment)
+    print("--- run 4: git commit (the installed hook)\n" + fourth.stdout + fourth.stderr)
+    assert fourth.returncode == 0, fourth.stdout + fourth.stderr
+    assert "weakglobals" in fourth.stdout + fourth.stderr
