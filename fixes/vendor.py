@@ -46,6 +46,8 @@ def vendored_text() -> str:
     header = (
         f"{_MARK} {flake8_weakglobals.__version__} (MIT licence), from flake8_weakglobals/runtime.py.\n"
         "# Do not edit: `python -m fixes.apply` replaces this copy when a newer runtime ships.\n"
+        "# Vendored code, left alone by linters and formatters:\n"
+        "# flake8: noqa\n# ruff: noqa\n# fmt: off\n# isort: skip_file\n"
     )
     return header + Path(flake8_weakglobals.runtime.__file__).read_text(encoding="utf-8")
 

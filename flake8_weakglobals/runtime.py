@@ -60,6 +60,10 @@ class _WeakIdStore:
         entry = self._data.get(id(key))
         return entry if entry is not None and entry() is key else None
 
+    def __contains__(self, key: object) -> bool:
+        entry = self._data.get(id(key))  # ``_entry`` inlined: ``in`` is a hot path
+        return entry is not None and entry() is key
+
     def _put(self, key: object, value: Any) -> None:
         """Find or create the entry for ``key`` (inlined: this is the insert hot path)."""
         key_id = id(key)
@@ -145,15 +149,12 @@ class WeakIdMap(_WeakIdStore, MutableMapping[_K, _V]):
             raise KeyError(key)
         self._data.pop(id(key), None)
 
-    def __contains__(self, key: object) -> bool:
-        return self._entry(key) is not None
-
     def __iter__(self) -> Iterator[_K]:
         return (key for key, _ in self._live())
 
     def get(self, key: _K, default: Any = None) -> Any:
-        entry = self._entry(key)
-        return default if entry is None else entry.value
+        entry = self._data.get(id(key))  # ``_entry`` inlined: ``get`` is a hot path
+        return entry.value if entry is not None and entry() is key else default
 
     def setdefault(self, key: _K, default: Any = None) -> Any:
         entry = self._entry(key)
@@ -237,9 +238,6 @@ class WeakIdSet(_WeakIdStore, MutableSet[_K]):
     def __init__(self, elements: Iterable[_K] = (), /) -> None:
         super().__init__()
         self.update(elements)
-
-    def __contains__(self, element: object) -> bool:
-        return self._entry(element) is not None
 
     def __iter__(self) -> Iterator[_K]:
         return (element for element, _ in self._live())

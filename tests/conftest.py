@@ -64,3 +64,18 @@ def installed_package(name: str) -> Path:
     spec = importlib.util.find_spec(name)
     assert spec is not None and spec.submodule_search_locations, f"{name} is not installed"
     return Path(next(iter(spec.submodule_search_locations)))
+
+
+def readme_blocks() -> list[tuple[str, str]]:
+    """The README's fenced code blocks, as ``(language, text)`` in order."""
+    import re
+
+    text = (REPO / "README.md").read_text()
+    return re.findall(r"^```(\w*)\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL)
+
+
+def readme_block(starting_with: str) -> str:
+    """The text of the README block that starts with ``starting_with`` (output the README shows)."""
+    matches = [text for _, text in readme_blocks() if text.startswith(starting_with)]
+    assert len(matches) == 1, f"README blocks starting with {starting_with!r}: {len(matches)}"
+    return matches[0]

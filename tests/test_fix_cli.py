@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import flake8_weakglobals
-from conftest import installed_package
+from conftest import installed_package, readme_block
 
 PINNING = "from torch import nn\n\nnames = {}\n\n\ndef add(module: nn.Module) -> None:\n    names[module] = 1\n"
 # Evidence from a TYPE_CHECKING import: the module runs without torch (and, once vendored, without us).
@@ -268,10 +268,7 @@ def test_the_whole_deepspeed_package_is_fixed_and_still_imports(deepspeed_copy: 
     done = fix("deepspeed", cwd=deepspeed_copy)
     assert done.returncode == 1, done.stderr  # three findings are left to fix by hand, with reasons
     assert done.stderr == ""
-    assert "deepspeed/utils/debug.py: WG001 module_names, WG001 param_names" in done.stdout
-    assert "deepspeed/inference/quantization/layers.py: WG005 quantized_weight_registry" in done.stdout
-    assert "deepspeed/_weakglobals_runtime.py: created the vendored runtime" in done.stdout
-    assert "fixed 3 containers in 2 files; 3 left to fix by hand" in done.stdout
+    assert done.stdout == readme_block("deepspeed/_weakglobals_runtime.py: created the vendored runtime")
 
     script = "import deepspeed, deepspeed.utils.debug as d, deepspeed.inference.quantization.layers as q; print(deepspeed.__file__); print(type(d.param_names).__module__, type(q.quantized_weight_registry).__module__)"
     ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=deepspeed_copy)

@@ -1,0 +1,222 @@
+"""WeakIdMap against the alternatives, side by side in one run, on the same 10,000 real keys.
+
+    python benchmarks/bench_runtime.py [--sdists DIR]
+
+ns/op (best of 7 rounds over all keys) for insert, lookup hit, lookup miss, ``in``, delete, iteration and
+``clear``; bytes per entry as ``tracemalloc`` counts them (requested) and as the process's resident memory
+grows (real: 50 maps, 500,000 entries, so pymalloc's size classes and arenas are included). Contenders: a
+plain dict (strong keys: the leak), ``weakref.WeakKeyDictionary`` (module keys only: parameter keys raise),
+``torch.utils.weak.WeakIdKeyDictionary``, and DeepSpeed 0.19.8's hand-written ``WeakIdNameMap`` (imported
+from the 0.19.8 sdist in ``--sdists``, default ``.cache/sdists``; skipped when absent).
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import tracemalloc
+import weakref
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+import torch
+from torch import nn
+from torch.utils.weak import WeakIdKeyDictionary
+
+from flake8_weakglobals.runtime import WeakIdMap
+
+COUNT, ROUNDS, MAPS = 10_000, 7, 50  # --quick: 300, 1, 2 (a smoke run, not a measurement)
+OPERATIONS = ("insert", "lookup hit", "lookup miss", "in", "delete", "iteration", "clear")
+
+
+def load_weak_id_name_map(sdists: Path) -> Optional[type]:
+    """DeepSpeed 0.19.8's ``WeakIdNameMap`` class, read from its ``debug.py`` without importing deepspeed."""
+    archive = sdists / "deepspeed-0.19.8.tar.gz"
+    if not archive.exists():
+        return None
+    with tarfile.open(archive) as tar:
+        member = tar.extractfile("deepspeed-0.19.8/deepspeed/utils/debug.py")
+        source = member.read().decode() if member else ""
+    source = source.replace("import deepspeed.comm as dist", "dist = None")
+    path = Path(tempfile.mkdtemp()) / "deepspeed_0198_debug.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("deepspeed_0198_debug", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.WeakIdNameMap
+
+
+# One tight loop per operation, the same for every contender: ratios compare the containers themselves.
+def _insert(container: Any, keys: list) -> None:
+    for key in keys:
+        container[key] = 1
+
+
+def _lookup_hit(container: Any, keys: list) -> None:
+    for key in keys:
+        container[key]
+
+
+def _lookup_miss(container: Any, strangers: list) -> None:
+    for key in strangers:
+        container.get(key)
+
+
+def _contains(container: Any, keys: list) -> None:
+    for key in keys:
+        key in container
+
+
+def _delete(container: Any, keys: list) -> None:
+    for key in keys:
+        del container[key]
+
+
+def _iterate(container: Any, keys: list) -> None:
+    for _ in container:
+        pass
+
+
+def _clear(container: Any, keys: list) -> None:
+    container.clear()
+
+
+# operation: (loop, needs a fresh filled container each round, the method it needs)
+_LOOPS: dict[str, tuple[Callable[[Any, list], None], bool, str]] = {
+    "insert": (_insert, False, "__setitem__"),
+    "lookup hit": (_lookup_hit, False, "__getitem__"),
+    "lookup miss": (_lookup_miss, False, "get"),
+    "in": (_contains, False, "__contains__"),
+    "delete": (_delete, True, "__delitem__"),
+    "iteration": (_iterate, False, "__iter__"),
+    "clear": (_clear, True, "clear"),
+}
+
+
+def filled(factory: Callable[[], Any], keys: list) -> Any:
+    container = factory()
+    _insert(container, keys)
+    return container
+
+
+def nanoseconds(factory: Callable[[], Any], keys: list, strangers: list, rounds: int) -> dict[str, Optional[float]]:
+    """Best of ``rounds`` per operation, in ns per key (per entry for iteration and clear)."""
+    shared = filled(factory, keys)
+    results: dict[str, Optional[float]] = {}
+    for operation, (loop, fresh, method) in _LOOPS.items():
+        if not hasattr(shared, method):
+            results[operation] = None
+            continue
+        times = []
+        for _ in range(rounds):
+            container = factory() if operation == "insert" else filled(factory, keys) if fresh else shared
+            items = strangers if operation == "lookup miss" else keys
+            gc.disable()
+            start = time.perf_counter()
+            loop(container, items)
+            times.append(time.perf_counter() - start)
+            gc.enable()
+        results[operation] = min(times) / len(keys) * 1e9
+    return results
+
+
+def memory(factory: Callable[[], Any], keys: list, maps: int) -> dict[str, float]:
+    """Bytes per entry: requested (tracemalloc, one map) and real (resident growth over ``maps`` maps).
+
+    Run in a fresh process (``--memory``): resident memory says nothing once earlier runs freed memory."""
+
+    def resident() -> int:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    gc.collect()
+    tracemalloc.start()
+    container = filled(factory, keys)
+    requested = tracemalloc.get_traced_memory()[0] / len(keys)
+    tracemalloc.stop()
+    del container
+    gc.collect()
+    before = resident()
+    containers = [filled(factory, keys) for _ in range(maps)]
+    gc.collect()
+    return {"requested": requested, "real": (resident() - before) / (maps * len(keys))}
+
+
+def memory_in_fresh_process(kind: str, name: str, sdists: Path, quick: bool) -> dict[str, float]:
+    command = [sys.executable, __file__, "--sdists", str(sdists), "--memory", kind, name, *(["--quick"] if quick else [])]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def ratio(numerator: float, denominator: float) -> str:
+    return f"{numerator / denominator:.2f}x" if denominator else "n/a (too small to measure)"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sdists", type=Path, default=Path(__file__).resolve().parents[1] / ".cache" / "sdists")
+    parser.add_argument("--memory", nargs=2, metavar=("KIND", "CONTAINER"), help=argparse.SUPPRESS)
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run, not a measurement")
+    arguments = parser.parse_args()
+    count, rounds, maps = (300, 1, 2) if arguments.quick else (COUNT, ROUNDS, MAPS)
+
+    keys_by_kind = {
+        "nn.Parameter": ([nn.Parameter(torch.randn(4, 4)) for _ in range(count)], [nn.Parameter(torch.randn(4, 4)) for _ in range(count)]),
+        "nn.Module": ([nn.Identity() for _ in range(count)], [nn.Identity() for _ in range(count)]),
+    }
+    contenders: dict[str, Optional[Callable[[], Any]]] = {
+        "dict (strong keys)": dict,
+        "weakref.WeakKeyDictionary": weakref.WeakKeyDictionary,
+        "torch WeakIdKeyDictionary": WeakIdKeyDictionary,
+        "DeepSpeed 0.19.8 WeakIdNameMap": load_weak_id_name_map(arguments.sdists),
+        "WeakIdMap": WeakIdMap,
+    }
+    if arguments.memory:
+        kind, name = arguments.memory
+        factory = contenders[name]
+        assert factory is not None
+        print(json.dumps(memory(factory, keys_by_kind[kind][0], maps)))
+        return
+    print(f"Python {sys.version.split()[0]}, torch {torch.__version__}, {count:,} keys, best of {rounds}; ns/op")
+    table: dict[tuple[str, str], dict[str, Any]] = {}
+    for kind, (keys, strangers) in keys_by_kind.items():
+        print(f"\n{count:,} {kind} keys\n")
+        print("| container | " + " | ".join(OPERATIONS) + " | bytes/entry requested | bytes/entry real |")
+        print("|---|" + "---|" * (len(OPERATIONS) + 2))
+        for name, factory in contenders.items():
+            if factory is None:
+                print(f"| {name} | " + " | ".join(["(sdist not found)"] * (len(OPERATIONS) + 2)) + " |")
+                continue
+            try:
+                timings = nanoseconds(factory, keys, strangers, rounds)
+            except RuntimeError as error:  # WeakKeyDictionary with tensor keys
+                print(f"| {name} | raises `RuntimeError: {error}` | " + " | ".join([""] * (len(OPERATIONS) + 1)) + " |")
+                continue
+            sizes = memory_in_fresh_process(kind, name, arguments.sdists, arguments.quick)
+            table[(kind, name)] = {**timings, **sizes}
+            cells = ["n/a" if timings[op] is None else f"{timings[op]:.0f}" for op in OPERATIONS]
+            print(f"| {name} | " + " | ".join(cells) + f" | {sizes['requested']:.0f} | {sizes['real']:.0f} |")
+    print("\nTargets, as ratios measured in this run:")
+    for kind in keys_by_kind:
+        ours, plain, torchs = (table[(kind, name)] for name in ("WeakIdMap", "dict (strong keys)", "torch WeakIdKeyDictionary"))
+        checks = [
+            ("lookup hit / dict", ratio(ours["lookup hit"], plain["lookup hit"]), "<= 2"),
+            ("torch / lookup hit", ratio(torchs["lookup hit"], ours["lookup hit"]), ">= 4"),
+            ("insert / dict", ratio(ours["insert"], plain["insert"]), "<= 4"),
+            ("torch / insert", ratio(torchs["insert"], ours["insert"]), ">= 1.2"),
+            ("bytes real / torch", ratio(ours["real"], torchs["real"]), "<= 1"),
+            ("bytes requested / torch", ratio(ours["requested"], torchs["requested"]), "for reference"),
+        ]
+        print(f"- {kind}: " + "; ".join(f"{label} {value} (target {target})" for label, value, target in checks))
+
+
+if __name__ == "__main__":
+    main()
