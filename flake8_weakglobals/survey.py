@@ -1,9 +1,9 @@
 """The cheap first pass: statements only, never expressions, to find what could be a pinning container.
 
 It records imports, classes (and which derive from framework types), methods, ``lru_cache``'d functions,
-module-level and class-level names bound to containers (or to ``None``, to be filled later through
-``global``), names declared ``global`` anywhere, ``self.X = container`` in methods, and module-level
-instances of local classes. Most files stop here: with no candidate, the expensive pass never runs.
+names bound to containers at module level or through ``global`` in a function (a global that starts as
+``None`` becomes a candidate there), class attributes bound to containers (or to ``None`` and given a
+container later), ``self.X = container`` in methods, and module-level instances of local classes. Most files stop here: with no candidate, the expensive pass never runs.
 """
 from __future__ import annotations
 
@@ -85,11 +85,19 @@ class _Pending:
     decorated: list[tuple[FunctionNode, Optional[ClassInfo]]] = field(default_factory=list)
     instances: list[tuple[str, ast.expr]] = field(default_factory=list)
     self_containers: list[tuple[ClassInfo, str, ContainerType]] = field(default_factory=list)
+    class_placeholders: list[tuple[str, str]] = field(default_factory=list)  # (class, attribute) bound to None
+    attributes_given_containers: set[str] = field(default_factory=set)  # ``x.attr = {}`` anywhere
 
 
 def _visit(
-    survey: Survey, pending: _Pending, body: list[ast.stmt], owner: Optional[ClassInfo], function: Optional[FunctionNode]
+    survey: Survey,
+    pending: _Pending,
+    body: list[ast.stmt],
+    owner: Optional[ClassInfo],
+    function: Optional[FunctionNode],
+    declared_global: Optional[set[str]] = None,
 ) -> None:
+    """Statements of one scope; ``declared_global`` holds the names the enclosing function declares global."""
     at_module = owner is None and function is None
     for statement in body:
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
@@ -102,12 +110,12 @@ def _visit(
             _visit(survey, pending, statement.body, owner=info, function=None)
         elif isinstance(statement, FUNCTIONS):
             _visit_function(survey, pending, statement, owner if function is None else None, at_module)
-        elif isinstance(statement, ast.Global):
-            survey.module_candidates.update(statement.names)
+        elif isinstance(statement, ast.Global) and declared_global is not None:
+            declared_global.update(statement.names)
         elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            _visit_assignment(survey, pending, statement, owner, function, at_module)
+            _visit_assignment(survey, pending, statement, owner, function, at_module, declared_global or set())
         for block in _nested_blocks(statement):
-            _visit(survey, pending, block, owner, function)
+            _visit(survey, pending, block, owner, function, declared_global)
 
 
 def _visit_function(
@@ -125,7 +133,7 @@ def _visit_function(
             survey.class_methods.add(function)
     if function.decorator_list:
         pending.decorated.append((function, owner))
-    _visit(survey, pending, function.body, owner=owner, function=function)
+    _visit(survey, pending, function.body, owner=owner, function=function, declared_global=set())
 
 
 def _visit_assignment(
@@ -135,23 +143,35 @@ def _visit_assignment(
     owner: Optional[ClassInfo],
     function: Optional[FunctionNode],
     at_module: bool,
+    declared_global: set[str],
 ) -> None:
     targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
     value = None if isinstance(statement, ast.AugAssign) else statement.value
     constructor = classify(value, survey.names)
     if isinstance(statement, ast.AnnAssign) and constructor is None and value is None:
         constructor = classify(ast.Constant(None), survey.names)  # ``X: Dict[...]`` alone: bound later
+    container = constructor is not None and constructor.type is not ContainerType.PLACEHOLDER
     for target in _flat_targets(targets):
+        if isinstance(target, ast.Name) and _is_dunder(target.id):
+            if at_module:
+                survey.names.add_module_name(target.id)
+            continue  # ``__all__``, ``__slots__``: Python's protocol names hold strings, never candidates
         if isinstance(target, ast.Name):
             if at_module:
                 survey.names.add_module_name(target.id)
-                if constructor is not None:
+                if container:
                     survey.module_candidates.add(target.id)
                 elif isinstance(value, ast.Call) and len(targets) == 1:
                     pending.instances.append((target.id, value.func))
-            elif owner is not None and function is None and constructor is not None:
+            elif owner is not None and function is None and container:
                 survey.class_candidates.setdefault(owner.name, set()).add(target.id)
-        elif _is_self_attribute(target, function, owner, survey) and owner is not None:
+            elif owner is not None and function is None and constructor is not None:
+                pending.class_placeholders.append((owner.name, target.id))
+            elif container and target.id in declared_global:
+                survey.module_candidates.add(target.id)  # ``global X; X = {}``: even without a module binding
+        elif isinstance(target, ast.Attribute) and container:
+            pending.attributes_given_containers.add(target.attr)
+        if _is_self_attribute(target, function, owner, survey) and owner is not None:
             owner.self_attributes.add(target.attr)  # type: ignore[union-attr]
             if constructor is not None and constructor.type is not ContainerType.PLACEHOLDER:
                 pending.self_containers.append((owner, target.attr, constructor.type))  # type: ignore[union-attr]
@@ -167,6 +187,10 @@ def _is_self_attribute(target: ast.AST, function: Optional[FunctionNode], owner:
         and bool(parameters)
         and target.value.id == parameters[0].arg
     )
+
+
+def _is_dunder(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
 def _flat_targets(targets: list[ast.expr]) -> Iterator[ast.expr]:
@@ -220,6 +244,9 @@ def _settle_class_kinds(survey: Survey, vocabulary: Vocabulary) -> None:
 
 
 def _settle_candidates(survey: Survey, pending: _Pending) -> None:
+    for class_name, attribute in pending.class_placeholders:  # ``X = None`` in a class, ``cls.X = {}`` later
+        if attribute in pending.attributes_given_containers:
+            survey.class_candidates.setdefault(class_name, set()).add(attribute)
     for name, callee in pending.instances:
         # A module-level model owns its tensors by design: only instances of other classes are state holders.
         if isinstance(callee, ast.Name) and callee.id in survey.classes and survey.classes[callee.id].kind is None:
