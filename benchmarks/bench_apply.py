@@ -61,7 +61,7 @@ def main() -> None:
     paths = sorted(root.rglob("*.py"))
     for path in paths:
         path.read_bytes()  # warm the page cache for every step alike
-    print(f"torch tree: {len(paths):,} files, Python {sys.version.split()[0]}, libcst {importlib.metadata.version("libcst")}\n")
+    print(f"torch tree: {len(paths):,} files, Python {sys.version.split()[0]}, libcst {importlib.metadata.version('libcst')}\n")
     floor = timed(lambda: parse_all(paths, ast.parse))
     codemod = timed(lambda: run_codemod(root))
     everything = timed(lambda: parse_all(paths, libcst.parse_module))

@@ -147,7 +147,9 @@ def memory(factory: Callable[[], Any], keys: list, maps: int) -> dict[str, float
     before = resident()
     containers = [filled(factory, keys) for _ in range(maps)]
     gc.collect()
-    return {"requested": requested, "real": (resident() - before) / (maps * len(keys))}
+    grown = resident() - before
+    assert len(containers) == maps  # held until measured
+    return {"requested": requested, "real": grown / (maps * len(keys))}
 
 
 def memory_in_fresh_process(kind: str, name: str, sdists: Path, quick: bool) -> dict[str, float]:

@@ -77,7 +77,7 @@ def _process(path: Path, settings: Settings) -> FileResult:
 
     runtime = runtime_location(path, settings.runtime)
     try:
-        new_text = rewrite(checked.source.text, fixable, runtime.module)
+        new_text = rewrite(checked.source.text, checked.tree, fixable, runtime.module)
         _verify(path, checked.tree, new_text, settings)
     except (RewriteError, VerificationError) as error:
         return FileResult(path, left=left, error=f"left unchanged: {error}", error_line=fixable[0].line)
@@ -98,7 +98,7 @@ def _verify(path: Path, before: ast.Module, text: str, settings: Settings) -> No
         after = ast.parse(text)
     except SyntaxError as error:
         raise VerificationError(f"the rewrite would not compile (line {error.lineno}: {error.msg})") from None
-    again = [finding for finding in reportable(analyze(after, Vocabulary(settings.extra_types)), text, settings) if finding.fixable]
+    again = [finding for finding in reportable(analyze(after, text, Vocabulary(settings.extra_types)), text, settings) if finding.fixable]
     if again:
         raise VerificationError(f"a second run would rewrite {again[0].name} again (line {again[0].line})")
     added = _pyflakes(after, path) - _pyflakes(before, path)

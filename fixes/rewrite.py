@@ -1,18 +1,25 @@
-"""Apply findings' edits with libcst: the rewritten expressions and one import line change, nothing else.
+"""Apply findings' edits with libcst, one top-level statement at a time; every other line stays byte for byte.
 
-Edits name expressions by ``ast`` span; this module finds the libcst node with exactly that span and type
-(``ast`` columns are UTF-8 bytes, libcst's are characters), so comments and formatting around it survive.
-Names the fix displaces (``Dict`` in ``Dict[nn.Module, str]``) leave their import only when nothing else
-uses them, so pyflakes sees nothing new.
+Only the top-level statements that hold an edit, or an import the fix changes, are parsed with libcst: a big
+file with one pinning dict costs the parse of that one statement, and nothing outside those statements
+can change. Edits name expressions by ``ast`` span; the libcst node with exactly that span and type is
+rewritten (``ast`` columns are UTF-8 bytes, libcst's are characters), keeping comments and formatting. The
+runtime import is one new line after the leading imports; an import the fix left unused (``Dict`` once
+``Dict[nn.Module, str]`` became ``WeakIdMap[...]``) is removed, so pyflakes sees nothing new.
 """
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Optional, Sequence, Union
+import ast
+import collections
+import re
+from dataclasses import dataclass, field
+from typing import Optional, Sequence, Union
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import MetadataWrapper, PositionProvider
 
 from flake8_weakglobals.findings import Edit, EditKind, Finding, Span
+from flake8_weakglobals.scopes import first_line
 
 _NODE_TYPES: dict[EditKind, tuple[type, ...]] = {
     EditKind.WRAP: (cst.Dict, cst.DictComp, cst.Set, cst.SetComp),
@@ -22,41 +29,101 @@ _NODE_TYPES: dict[EditKind, tuple[type, ...]] = {
     EditKind.RENAME_GENERIC: (cst.Name, cst.Attribute),
 }
 _ATOMS = (cst.Name, cst.Attribute, cst.Subscript, cst.Call, cst.SimpleString, cst.Integer)
+_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+$")  # the tokenizer's lines (not str.splitlines')
 
 
 class RewriteError(Exception):
     """The edits do not match the source (a bug, never silently ignored: the file is left untouched)."""
 
 
-def rewrite(source: str, findings: Sequence[Finding], runtime_module: str) -> str:
-    """``source`` with every edit of ``findings`` applied and the runtime imported from ``runtime_module``."""
-    lines = source.splitlines(keepends=True)
+@dataclass
+class _Chunk:
+    """Consecutive lines holding whole top-level statements, and what to do to them."""
+
+    first: int  # 1-based, inclusive
+    last: int
+    edits: list[Edit] = field(default_factory=list)
+    drop: set[str] = field(default_factory=set)  # imported names to remove
+    extend: list[str] = field(default_factory=list)  # names to add to the runtime import in this chunk
+
+
+def rewrite(source: str, tree: ast.Module, findings: Sequence[Finding], runtime_module: str) -> str:
+    """``source`` (parsed as ``tree``) with every edit of ``findings`` applied and the runtime imported from
+    ``runtime_module``."""
+    lines = _LINE.findall(source)
     edits = [edit for finding in findings for edit in finding.edits]
-    wrapper = MetadataWrapper(cst.parse_module(source), unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
-    position = _import_position(wrapper.module.body, positions, min(edit.span.line for edit in edits))
-    applier = _ApplyEdits({_character_span(edit.span, lines): edit for edit in edits})
+    needed = sorted({name for finding in findings for name in finding.runtime_names})
+    bound = _imported_names(tree)
+    missing = [name for name in needed if name not in bound]
+    runtime_import = _runtime_import(tree, runtime_module)
+    uses = _name_uses(tree)
+    displaced = collections.Counter(edit.displaces for edit in edits if edit.displaces)
+    unused = {name for name, count in displaced.items() if uses[name] <= count and name in bound}
+
+    chunks = _chunks(tree.body)
+    for chunk in chunks:
+        chunk.edits = [edit for edit in edits if chunk.first <= edit.span.line <= chunk.last]
+        statements = [s for s in tree.body if chunk.first <= s.lineno <= chunk.last]
+        chunk.drop = unused & {name for s in statements for name in _names_bound_by_import(s)}
+        chunk.extend = missing if runtime_import in statements else []
+    position = _import_position(tree, min(edit.span.line for edit in edits)) if missing and not runtime_import else None
+    new_import = f"from {runtime_module} import {', '.join(missing)}{_newline(lines)}"
+    for chunk in reversed(chunks):  # bottom up, so the line numbers of what is above stay valid
+        if position is not None and chunk.last <= position:
+            lines.insert(position, new_import)
+            position = None
+        if chunk.edits or chunk.drop or chunk.extend:
+            text = _rewrite_chunk("".join(lines[chunk.first - 1 : chunk.last]), chunk, runtime_module)
+            _replace_lines(lines, chunk.first, chunk.last, text)
+    if position is not None:
+        lines.insert(position, new_import)
+    return "".join(lines)
+
+
+def _chunks(statements: list[ast.stmt]) -> list[_Chunk]:
+    """Line ranges of top-level statements, merged where statements share a line (``a = {}; b = {}``)."""
+    chunks: list[_Chunk] = []
+    for statement in statements:
+        start, end = first_line(statement), statement.end_lineno or statement.lineno
+        if chunks and start <= chunks[-1].last:
+            chunks[-1].last = max(chunks[-1].last, end)
+        else:
+            chunks.append(_Chunk(start, end))
+    return chunks
+
+
+def _rewrite_chunk(text: str, chunk: _Chunk, runtime_module: str) -> str:
+    shift = chunk.first - 1
+    chunk_lines = _LINE.findall(text)
+    wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
+    applier = _ApplyEdits({_character_span(edit.span, shift, chunk_lines): edit for edit in chunk.edits})
     module = wrapper.visit(applier)
     if applier.pending:
         edit = next(iter(applier.pending.values()))
         raise RewriteError(f"line {edit.span.line}: cannot find the expression to rewrite ({edit.kind.value})")
-    needed = sorted({name for finding in findings for name in finding.runtime_names})
-    body = _add_import(list(module.body), position, runtime_module, needed)
-    unused = {name for name in applier.displaced if not _still_used(module, name)}
-    return module.with_changes(body=_drop_imports(body, unused)).code
+    body = [statement for statement in (_without(s, chunk.drop) for s in module.body) if statement is not None]
+    if chunk.extend:
+        body = [_extended(statement, runtime_module, chunk.extend) for statement in body]
+    return module.with_changes(body=body).code if body else ""
 
 
-def _character_span(span: Span, lines: list[str]) -> tuple[int, int, int, int]:
+def _replace_lines(lines: list[str], first: int, last: int, text: str) -> None:
+    """Put ``text`` in place of lines ``first``..``last``. A statement removed whole takes with it a blank
+    line it would leave at the top of the file or doubled; comments around it are never touched."""
+    lines[first - 1 : last] = _LINE.findall(text)
+    if text:
+        return
+    above_is_blank = first == 1 or not lines[first - 2].strip()
+    while above_is_blank and first - 1 < len(lines) and not lines[first - 1].strip():
+        del lines[first - 1]
+
+
+def _character_span(span: Span, shift: int, lines: list[str]) -> tuple[int, int, int, int]:
     def column(line: int, byte_column: int) -> int:
         return len(lines[line - 1].encode("utf-8")[:byte_column].decode("utf-8", errors="ignore"))
 
-    return span.line, column(span.line, span.col), span.end_line, column(span.end_line, span.end_col)
-
-
-def _root_name(expression: cst.BaseExpression) -> str:
-    while isinstance(expression, cst.Attribute):
-        expression = expression.value
-    return expression.value if isinstance(expression, cst.Name) else ""
+    start, end = span.line - shift, span.end_line - shift
+    return start, column(start, span.col), end, column(end, span.end_col)
 
 
 def _dotted(name: str) -> cst.BaseExpression:
@@ -69,7 +136,14 @@ class _ApplyEdits(cst.CSTTransformer):
     def __init__(self, by_span: dict[tuple[int, int, int, int], Edit]) -> None:
         super().__init__()
         self.pending = dict(by_span)
-        self.displaced: set[str] = set()
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        """Descend only into nodes that contain an edit still to apply."""
+        position = self.get_metadata(PositionProvider, node, None)
+        if position is None:
+            return bool(self.pending)
+        start, end = (position.start.line, position.start.column), (position.end.line, position.end.column)
+        return any(start <= key[:2] and key[2:] <= end for key in self.pending)
 
     def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode) -> Union[cst.CSTNode, cst.RemovalSentinel]:
         if not isinstance(original, cst.BaseExpression) or not self.pending:
@@ -82,162 +156,125 @@ class _ApplyEdits(cst.CSTTransformer):
         if edit is None or not isinstance(original, _NODE_TYPES[edit.kind]):
             return updated
         del self.pending[key]
-        return self._apply(edit, updated)  # type: ignore[arg-type]
-
-    def _apply(self, edit: Edit, node: cst.BaseExpression) -> cst.BaseExpression:
-        if edit.kind is EditKind.WRAP:
-            empty = isinstance(node, cst.Dict) and not node.elements
-            inner = node.with_changes(lpar=[], rpar=[])
-            arguments = [] if empty else [cst.Arg(inner)]
-            return cst.Call(_dotted(edit.name), arguments, lpar=node.lpar, rpar=node.rpar)
-        if edit.kind is EditKind.RENAME_GENERIC:
-            self.displaced.add(_root_name(node))
-            return _dotted(edit.name).with_changes(lpar=node.lpar, rpar=node.rpar)
-        assert isinstance(node, cst.Call)
-        if edit.kind is EditKind.UNWRAP_ID:
-            value = node.args[0].value
-            if isinstance(value, _ATOMS) or value.lpar:
-                return value.with_changes(lpar=[*node.lpar, *value.lpar], rpar=[*value.rpar, *node.rpar])
-            return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-        self.displaced.add(_root_name(node.func))
-        if edit.kind is EditKind.RENAME_CALLEE:
-            return node.with_changes(func=_dotted(edit.name))
-        factory, *rest = node.args or [None]
-        if factory is None:
-            return node.with_changes(func=_dotted(edit.name), args=[])
-        keyword = cst.Arg(
-            factory.value,
-            keyword=cst.Name("default_factory"),
-            equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
-        )
-        positional = [argument.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for argument in rest]
-        return node.with_changes(func=_dotted(edit.name), args=[*positional, keyword])
+        return _apply(edit, updated)  # type: ignore[arg-type]
 
 
-class _NameUses(cst.CSTVisitor):
-    """Counts uses of a name outside import statements."""
+def _apply(edit: Edit, node: cst.BaseExpression) -> cst.BaseExpression:
+    if edit.kind is EditKind.WRAP:
+        empty = isinstance(node, cst.Dict) and not node.elements
+        inner = node.with_changes(lpar=[], rpar=[])
+        return cst.Call(_dotted(edit.name), [] if empty else [cst.Arg(inner)], lpar=node.lpar, rpar=node.rpar)
+    if edit.kind is EditKind.RENAME_GENERIC:
+        return _dotted(edit.name).with_changes(lpar=node.lpar, rpar=node.rpar)
+    assert isinstance(node, cst.Call)
+    if edit.kind is EditKind.UNWRAP_ID:
+        value = node.args[0].value
+        if isinstance(value, _ATOMS) or value.lpar:
+            return value.with_changes(lpar=[*node.lpar, *value.lpar], rpar=[*value.rpar, *node.rpar])
+        return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    if edit.kind is EditKind.RENAME_CALLEE:
+        return node.with_changes(func=_dotted(edit.name))
+    factory, *rest = node.args or [None]
+    if factory is None:
+        return node.with_changes(func=_dotted(edit.name), args=[])
+    keyword = cst.Arg(
+        factory.value,
+        keyword=cst.Name("default_factory"),
+        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+    )
+    positional = [argument.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for argument in rest]
+    return node.with_changes(func=_dotted(edit.name), args=[*positional, keyword])
 
-    def __init__(self, name: str) -> None:
-        super().__init__()
-        self.name = name
-        self.found = False
 
-    def visit_Import(self, node: cst.Import) -> bool:
-        return False
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-        return False
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.found = self.found or node.value == self.name
-
-    def visit_SimpleString(self, node: cst.SimpleString) -> None:  # ``__all__ = ["Dict"]`` keeps it imported
-        self.found = self.found or node.evaluated_value == self.name
+# --- imports ----------------------------------------------------------------------------------------------
 
 
-def _still_used(module: cst.Module, name: str) -> bool:
-    if not name:
-        return True
-    uses = _NameUses(name)
-    module.visit(uses)
-    return uses.found
+def _name_uses(tree: ast.Module) -> collections.Counter[str]:
+    """How often each name is used (loaded, or listed in a string such as ``__all__``), imports aside."""
+    uses: collections.Counter[str] = collections.Counter()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            uses[node.id] += 1
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+            uses[node.value] += 1
+    return uses
+
+
+def _names_bound_by_import(statement: ast.stmt) -> list[str]:
+    if not isinstance(statement, (ast.Import, ast.ImportFrom)):
+        return []
+    return [alias.asname or alias.name.partition(".")[0] for alias in statement.names if alias.name != "*"]
+
+
+def _imported_names(tree: ast.Module) -> set[str]:
+    return {name for statement in tree.body for name in _names_bound_by_import(statement)}
+
+
+def _runtime_import(tree: ast.Module, module: str) -> Optional[ast.stmt]:
+    """An existing top-level ``from <runtime> import ...`` to extend, rather than adding a second line."""
+    return next(
+        (s for s in tree.body if isinstance(s, ast.ImportFrom) and s.module == module and not s.level), None
+    )
+
+
+def _import_position(tree: ast.Module, first_edit: int) -> int:
+    """The line after which the runtime import goes: the last top-level import before the first rewritten
+    statement, else the docstring, else just before the first statement (after a shebang, a coding cookie
+    and header comments)."""
+    body = tree.body
+    docstring = body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)
+    position = body[0].end_lineno if docstring else first_line(body[0]) - 1
+    for statement in body:
+        if (statement.end_lineno or statement.lineno) >= first_edit:
+            break
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            position = statement.end_lineno  # type: ignore[assignment]
+    return position  # type: ignore[return-value]
+
+
+def _newline(lines: list[str]) -> str:
+    ending = next((line for line in lines if line.endswith(("\n", "\r"))), "\n")
+    return "\r\n" if ending.endswith("\r\n") else "\r" if ending.endswith("\r") else "\n"
 
 
 def _bound_name(alias: cst.ImportAlias) -> str:
     if alias.asname is not None:
         return alias.asname.name.value  # type: ignore[union-attr]
-    return _root_name(alias.name)
+    expression: cst.BaseExpression = alias.name
+    while isinstance(expression, cst.Attribute):
+        expression = expression.value
+    return expression.value if isinstance(expression, cst.Name) else ""
 
 
-def _drop_imports(body: Sequence[cst.BaseStatement], unused: set[str]) -> list[cst.BaseStatement]:
-    """Remove top-level imports of ``unused`` names (what the fix displaced and nothing else uses)."""
-    if not unused:
-        return list(body)
-    kept: list[cst.BaseStatement] = []
-    inherited: Optional[Sequence[cst.EmptyLine]] = None  # a removed line's comments and blank lines
-    for statement in body:
-        if isinstance(statement, cst.SimpleStatementLine):
-            small = [_without(part, unused) for part in statement.body]
-            remaining = [part for part in small if part is not None]
-            if not remaining:
-                inherited = statement.leading_lines if inherited is None else [*inherited, *statement.leading_lines]
+def _without(statement: cst.BaseStatement, unused: set[str]) -> Optional[cst.BaseStatement]:
+    """A statement line without the imports of ``unused`` names; None when nothing is left of it."""
+    if not unused or not isinstance(statement, cst.SimpleStatementLine):
+        return statement
+    kept = []
+    for part in statement.body:
+        if isinstance(part, (cst.Import, cst.ImportFrom)) and not isinstance(part.names, cst.ImportStar):
+            names = [alias for alias in part.names if _bound_name(alias) not in unused]
+            if not names:
                 continue
-            statement = statement.with_changes(body=remaining)
-        if inherited is not None:
-            statement = statement.with_changes(leading_lines=inherited)  # type: ignore[call-arg]
-            inherited = None
-        kept.append(statement)
-    return kept
-
-
-def _without(part: cst.BaseSmallStatement, unused: set[str]) -> cst.BaseSmallStatement | None:
-    if not isinstance(part, (cst.Import, cst.ImportFrom)) or isinstance(part.names, cst.ImportStar):
-        return part
-    names = [alias for alias in part.names if _bound_name(alias) not in unused]
-    if len(names) == len(part.names):
-        return part
-    if not names:
+            if len(names) < len(part.names):
+                names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                part = part.with_changes(names=names)
+        kept.append(part)
+    if not kept:
         return None
-    names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return part.with_changes(names=names)
+    kept[-1] = kept[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
+    return statement.with_changes(body=kept)
 
 
-def _is_import(statement: cst.BaseStatement) -> bool:
-    return isinstance(statement, cst.SimpleStatementLine) and all(
-        isinstance(part, (cst.Import, cst.ImportFrom)) for part in statement.body
-    )
-
-
-def _is_docstring(statement: cst.BaseStatement) -> bool:
-    return (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
-    )
-
-
-def _imported_names(body: Iterable[cst.BaseStatement]) -> set[str]:
-    return {
-        _bound_name(alias)
-        for statement in body
-        if _is_import(statement)
-        for part in statement.body  # type: ignore[attr-defined]
-        if not isinstance(part.names, cst.ImportStar)
-        for alias in part.names
-    }
-
-
-def _import_position(body: Sequence[cst.BaseStatement], positions: Mapping[cst.CSTNode, CodeRange], first_edit: int) -> int:
-    """After the docstring and the last top-level import that precedes the first rewritten statement."""
-    position = 1 if body and _is_docstring(body[0]) else 0
-    for index, statement in enumerate(body):
-        if positions[statement].end.line >= first_edit:
-            break
-        if _is_import(statement):
-            position = index + 1
-    return position
-
-
-def _add_import(body: list[cst.BaseStatement], position: int, module: str, names: list[str]) -> list[cst.BaseStatement]:
-    """Import ``names`` once: extend an existing ``from <runtime> import ...``, else add one line."""
-    missing = [name for name in names if name not in _imported_names(body)]
-    if not missing:
-        return body
-    for index, statement in enumerate(body):
-        if not _is_import(statement):
-            continue
-        for part in statement.body:  # type: ignore[attr-defined]
-            if (
-                isinstance(part, cst.ImportFrom)
-                and not part.relative
-                and part.module is not None
-                and not isinstance(part.names, cst.ImportStar)
-                and cst.Module([]).code_for_node(part.module) == module
-            ):
-                aliases = [*part.names, *(cst.ImportAlias(cst.Name(name)) for name in missing)]
-                aliases = [alias.with_changes(comma=cst.MaybeSentinel.DEFAULT) for alias in aliases]
-                parts = [part.with_changes(names=aliases) if other is part else other for other in statement.body]  # type: ignore[attr-defined]
-                return [*body[:index], statement.with_changes(body=parts), *body[index + 1 :]]
-    new = cst.parse_statement(f"from {module} import {', '.join(missing)}\n")
-    return [*body[:position], new, *body[position:]]
+def _extended(statement: cst.BaseStatement, module: str, names: list[str]) -> cst.BaseStatement:
+    """The ``from <runtime> import ...`` line with ``names`` added."""
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return statement
+    parts = []
+    for part in statement.body:
+        if isinstance(part, cst.ImportFrom) and not isinstance(part.names, cst.ImportStar) and part.module is not None:
+            if not part.relative and cst.Module([]).code_for_node(part.module) == module:
+                aliases = [*part.names, *(cst.ImportAlias(cst.Name(name)) for name in names)]
+                part = part.with_changes(names=[alias.with_changes(comma=cst.MaybeSentinel.DEFAULT) for alias in aliases])
+        parts.append(part)
+    return statement.with_changes(body=parts)

@@ -2,8 +2,8 @@
 
 It is the single source of truth for the flake8 plugin (which prints findings), the standalone hook, and
 the codemod (which applies the findings' edits). Pipeline: ``survey`` (statements only; most files stop
-there) -> ``uses`` (one full walk; references resolved to slots and their uses sorted) -> ``evidence``
-(what the keys are) -> findings, with fixability and edits decided here.
+there) -> ``uses`` (one walk of the statements that mention a candidate; references resolved to slots and
+their uses sorted) -> ``evidence`` (what the keys are) -> findings, with fixability and edits decided here.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from . import rules
 from .containers import ContainerType, Member, annotation_edits, constructor_edit, initial_members
 from .evidence import Evidence, Hook, Obj, Tup, Value, element_of, project, text
 from .findings import Edit, EditKind, Evidence as Proof, Finding, Span
-from .scopes import FUNCTIONS, Scopes, function_parameters
+from .scopes import Scopes, function_parameters
 from .survey import CachedFunction, Survey, survey_module
 from .uses import Definition, Fill, SlotUses, UseClassifier, collect, id_argument
 from .vocabulary import MODULE, MODULE_HOOK_REGISTRARS, TENSOR, Vocabulary, compares_by_value
@@ -37,13 +37,16 @@ _DETACHED_ATTRIBUTES = frozenset(
 )
 
 
-def analyze(tree: ast.Module, vocabulary: Vocabulary = Vocabulary()) -> list[Finding]:
-    """Findings for one module, sorted by position."""
+TORCH_ONLY = Vocabulary()
+
+
+def analyze(tree: ast.Module, source: str, vocabulary: Vocabulary = TORCH_ONLY) -> list[Finding]:
+    """Findings for one module (``tree`` parsed from ``source``), sorted by position."""
     survey = survey_module(tree, vocabulary)
     if not survey.has_candidates:
         return []
-    collected = collect(tree, survey)
-    scopes = Scopes(tree, collected.parents)
+    scopes = Scopes(tree)
+    collected = collect(tree, source, survey, scopes)
     evidence = Evidence(scopes, survey, vocabulary, _hooks(collected.hook_calls, scopes, survey))
     classifier = UseClassifier(scopes, survey)
     for reference in collected.references:
@@ -112,46 +115,20 @@ class _Judge:
         containers = [d for d in uses.definitions if d.constructor and d.constructor.type is not ContainerType.PLACEHOLDER]
         if not containers:
             return None
-        primary = _primary(uses, containers)
         constructor = containers[0].constructor
         assert constructor is not None
-        keyed = constructor.type.keyed
-        held = [_Held(fill, self._value(fill, keyed)) for fill in self._fills(uses, containers)]
-        direct = [h for h in held if not h.fill.id_key and (h.object or h.in_tuple)]
-        annotated = self._annotated(uses.definitions)
-        by_id = [h for h in held if h.fill.id_key and h.object]
-        weak = constructor.type in (ContainerType.WEAK_MAP, ContainerType.WEAK_SET)
-        long_lived = uses.slot.where != "instance" or self._is_singleton_state(uses.slot.owner)
-
-        if weak:
-            objects = [(h.fill.line, h.object or h.in_tuple) for h in direct] + annotated
-            objects = [(line, found) for line, found in objects if found and compares_by_value(found.kind)]
-            code = "WG004" if objects else None
-        elif not long_lived:
+        held = [_Held(fill, self._value(fill, constructor.type.keyed)) for fill in self._fills(uses, containers)]
+        verdict = self._rule(uses, constructor.type, held)
+        if verdict is None:
             return None
-        elif direct or annotated:
-            objects = [(h.fill.line, h.object or h.in_tuple) for h in direct] + annotated
-            code = "WG003" if uses.slot.where == "class" else ("WG001" if keyed else "WG002")
-        elif by_id and keyed and not uses.removals and all(d.top_level for d in containers):
-            objects = [(h.fill.line, h.object) for h in by_id]
-            code = "WG005"
-        else:
-            return None
-        if code is None:
-            return None
-        line, first = min(objects, key=lambda pair: pair[0])  # type: ignore[return-value,arg-type]
-        assert first is not None
-        kinds = tuple(sorted({found.kind for _, found in objects if found}))
+        code, objects = verdict
+        line, first = min(objects, key=lambda pair: pair[0])
+        kinds = tuple(sorted({found.kind for _, found in objects}))
         reason = self._why_not_fixable(uses, containers, held, code)
-        edits = () if reason else tuple(self._edits(uses, containers, code))
-        if not reason and not edits:
-            reason = "there is nothing the fix knows how to rewrite"
+        primary = _primary(uses, containers)
         place = {"module": "module-level", "class": "class-level", "instance": "module-level instance's"}[uses.slot.where]
         name = self._display(uses)
-        proof = Proof(line, first.why)
-        message = rules.container_message(
-            code, constructor.word, place, name, kinds, f"({first.why} at line {line})", reason is None
-        )
+        evidence = f"({first.why} at line {line})"
         return Finding(
             code=code,
             line=primary.target.lineno,
@@ -160,12 +137,32 @@ class _Judge:
             kind=constructor.word,
             scope=uses.slot.where,
             holds=kinds,
-            evidence=proof,
-            message=message,
+            evidence=Proof(line, first.why),
+            message=rules.container_message(code, constructor.word, place, name, kinds, evidence, reason is None),
             fix_reason=reason,
-            edits=edits,
-            runtime_names=frozenset({constructor.type.runtime_name}) if not reason else frozenset(),  # type: ignore[arg-type]
+            edits=() if reason else tuple(self._edits(uses, containers, code)),
+            runtime_names=frozenset() if reason else frozenset({constructor.type.runtime_name}),  # type: ignore[arg-type]
         )
+
+    def _rule(
+        self, uses: SlotUses, container: ContainerType, held: list[_Held]
+    ) -> Optional[tuple[str, list[tuple[int, Obj]]]]:
+        """Which code applies, with the ``(fill line, object)`` evidence for it; None when none does."""
+        direct = [(h.fill.line, found) for h in held if not h.fill.id_key and (found := h.object or h.in_tuple)]
+        direct += self._annotated(uses.definitions)
+        if container in (ContainerType.WEAK_MAP, ContainerType.WEAK_SET):  # a trap whatever its lifetime
+            broken = [(line, found) for line, found in direct if compares_by_value(found.kind)]
+            return ("WG004", broken) if broken else None
+        if uses.slot.where == "instance" and not self._is_singleton_state(uses.slot.owner):
+            return None  # an ordinary instance attribute dies with its instance
+        if direct:
+            code = "WG003" if uses.slot.where == "class" else ("WG001" if container.keyed else "WG002")
+            return code, direct
+        by_id = [(h.fill.line, h.object) for h in held if h.fill.id_key and h.object]
+        never_emptied = not uses.removals and all(d.top_level for d in uses.definitions if d.constructor)
+        if by_id and container.keyed and never_emptied:
+            return "WG005", by_id  # type: ignore[return-value]
+        return None
 
     def _fills(self, uses: SlotUses, containers: list[Definition]) -> Iterator[Fill]:
         yield from uses.fills
@@ -288,8 +285,8 @@ class _Judge:
         found: Optional[Obj] = None
         if bound and owner is not None and owner.kind:
             found = Obj(owner.kind, f"`self` is a `{owner.name}`, a subclass of `{owner.framework_base}`")
-        parameters = function_parameters(function)[1 if owner is not None and function in self.survey.class_methods or bound else 0 :]
-        for parameter in parameters:
+        receives_self_or_cls = bound or function in self.survey.class_methods
+        for parameter in function_parameters(function)[1 if receives_self_or_cls else 0 :]:
             if found is not None:
                 break
             value = self.evidence.of_annotation(parameter.annotation)

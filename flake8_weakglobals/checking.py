@@ -40,7 +40,7 @@ def check_file(path: Path, settings: Settings) -> CheckedFile:
         return CheckedFile(path, source, error=f"cannot parse: {error.msg}", error_line=error.lineno or 1)
     except ValueError as error:  # null bytes
         return CheckedFile(path, source, error=f"cannot parse: {error}")
-    return CheckedFile(path, source, tree, reportable(analyze(tree, vocabulary), source.text, settings))
+    return CheckedFile(path, source, tree, reportable(analyze(tree, source.text, vocabulary), source.text, settings))
 
 
 def reportable(findings: list[Finding], text: str, settings: Settings) -> list[Finding]:

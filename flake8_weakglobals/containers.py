@@ -43,6 +43,7 @@ _CALLS = {
     "weakref.WeakKeyDictionary": ContainerType.WEAK_MAP,
     "weakref.WeakSet": ContainerType.WEAK_SET,
 }
+_CALLED_NAMES = frozenset(callee.rpartition(".")[2] for callee in _CALLS)
 _DISPLAYS = {
     ast.Dict: ContainerType.MAP,
     ast.DictComp: ContainerType.MAP,
@@ -77,9 +78,12 @@ def classify(expr: Optional[ast.expr], names: Names) -> Optional[Constructor]:
     if display is not None:
         return Constructor(display, expr)
     if isinstance(expr, ast.Call):
-        callee = names.qualify(expr.func)
-        if callee in _CALLS:
-            return Constructor(_CALLS[callee], expr, callee)
+        function = expr.func
+        last = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", None)
+        if last in _CALLED_NAMES:  # cheap: most calls are not containers, and qualifying builds strings
+            callee = names.qualify(function)
+            if callee in _CALLS:
+                return Constructor(_CALLS[callee], expr, callee)
     return None
 
 
@@ -134,11 +138,19 @@ def constructor_edit(constructor: Constructor) -> Union[Edit, str]:
     assert isinstance(node, ast.Call)
     if node.keywords or any(isinstance(argument, ast.Starred) for argument in node.args):
         return f"`{constructor.word}(...)` is called with keyword or unpacked arguments"
+    displaced = root_name(node.func)
     if isinstance(node.func, ast.Attribute) and node.func.attr == "fromkeys":
-        return Edit(EditKind.RENAME_CALLEE, Span.of(node), f"{target}.fromkeys")
+        return Edit(EditKind.RENAME_CALLEE, Span.of(node), f"{target}.fromkeys", displaced)
     if constructor.type is ContainerType.DEFAULT_MAP:
-        return Edit(EditKind.DEFAULT_FACTORY, Span.of(node), target)
-    return Edit(EditKind.RENAME_CALLEE, Span.of(node), target)
+        return Edit(EditKind.DEFAULT_FACTORY, Span.of(node), target, displaced)
+    return Edit(EditKind.RENAME_CALLEE, Span.of(node), target, displaced)
+
+
+def root_name(expr: ast.expr) -> str:
+    """``collections`` for ``collections.OrderedDict``, ``Dict`` for ``Dict``."""
+    while isinstance(expr, ast.Attribute):
+        expr = expr.value
+    return expr.id if isinstance(expr, ast.Name) else ""
 
 
 #: Generic names in annotations that the fix renames, by the runtime class they become.
@@ -157,7 +169,7 @@ def annotation_edits(annotation: ast.expr, target: str, names: Names) -> list[Ed
     """Rename the container type inside an annotation: ``Optional[Dict[K, V]]`` -> ``Optional[WeakIdMap[K, V]]``."""
     if isinstance(annotation, (ast.Name, ast.Attribute)):
         renamed = names.qualify(annotation) in _GENERICS[target]
-        return [Edit(EditKind.RENAME_GENERIC, Span.of(annotation), target)] if renamed else []
+        return [Edit(EditKind.RENAME_GENERIC, Span.of(annotation), target, root_name(annotation))] if renamed else []
     if isinstance(annotation, ast.Subscript):
         if names.qualify(annotation.value) in _WRAPPERS:
             inner = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]

@@ -38,6 +38,7 @@ class Edit:
     kind: EditKind
     span: Span
     name: str  # what to write: "WeakIdMap", "WeakIdSet" or "WeakIdMap.fromkeys"
+    displaces: str = ""  # the name whose use the edit removes (``Dict``, ``collections``): maybe an unused import
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from . import __version__
 from .checking import check_file
 from .config import ConfigError, add_arguments, settings_for
 from .sources import python_files
-from .terminal import paint
+from .terminal import Progress, paint
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,8 +42,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     found = errors = 0
-    for path in python_files(arguments.paths, settings.exclude):
+    files = list(python_files(arguments.paths, settings.exclude))
+    progress = Progress(len(files))
+    for done, path in enumerate(files, start=1):
+        progress.update(done)
         checked = check_file(path, settings)
+        if checked.error is not None or checked.findings:
+            progress.clear()
         if checked.error is not None:
             errors += 1
             print(f"{path}:{checked.error_line}: {checked.error}", file=sys.stderr)
@@ -51,6 +56,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             found += 1
             code, _, message = finding.message.partition(" ")
             print(f"{paint(str(path), '1')}:{finding.line}:{finding.col + 1}: {paint(code, '31')} {message}")
+    progress.close()
     return 2 if errors else 1 if found else 0
 
 

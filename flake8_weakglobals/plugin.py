@@ -43,7 +43,8 @@ class WeakGlobalsChecker:
         cls.vocabulary = Vocabulary(extra)
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
-        if not may_mention_framework("".join(self.lines), self.vocabulary):
+        source = "".join(self.lines)
+        if not may_mention_framework(source, self.vocabulary):
             return
-        for finding in analyze(self.tree, self.vocabulary):
+        for finding in analyze(self.tree, source, self.vocabulary):
             yield finding.line, finding.col, finding.message, type(self)

@@ -6,6 +6,7 @@ local that shadows it)? And what was ``module`` bound to where it is used as a k
 from __future__ import annotations
 
 import ast
+import bisect
 from dataclasses import dataclass, field
 from typing import Iterator, Optional, Union
 
@@ -46,15 +47,57 @@ class ScopeBindings:
 
 
 class Scopes:
-    """Scope chains and per-scope bindings of one module, computed on demand and cached."""
+    """Parents, scope chains and per-scope bindings of one module, each computed on demand and cached.
 
-    def __init__(self, module: ast.Module, parents: dict[ast.AST, ast.AST]) -> None:
+    Parents are indexed one top-level statement at a time: the analysis indexes the statements that mention
+    what it looks for, and any other statement is indexed the first time a question reaches into it.
+    """
+
+    def __init__(self, module: ast.Module) -> None:
         self.module = module
-        self.parents = parents
+        self._parents: dict[ast.AST, ast.AST] = dict.fromkeys(module.body, module)
+        self._indexed: set[ast.stmt] = set()
+        self._first_lines = [first_line(statement) for statement in module.body]
         self._bindings: dict[ast.AST, ScopeBindings] = {}
+        self._walruses: dict[ast.AST, list[ast.NamedExpr]] = {}
+
+    def index(self, statement: ast.stmt) -> list[ast.AST]:
+        """Record the parent of every node under a top-level statement; returns those nodes."""
+        nodes: list[ast.AST] = []
+        if statement in self._indexed:
+            return nodes
+        self._indexed.add(statement)
+        parents, stack, node_type = self._parents, [statement], ast.AST
+        while stack:
+            node = stack.pop()
+            nodes.append(node)
+            for field_name in node._fields:  # ast.iter_child_nodes, inlined: this loop is the analysis's cost
+                value = getattr(node, field_name, None)
+                if isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, node_type):
+                            parents[item] = node
+                            stack.append(item)
+                elif isinstance(value, node_type):
+                    parents[value] = node
+                    stack.append(value)
+        return nodes
+
+    def add_walruses(self, walruses: list[ast.NamedExpr]) -> None:
+        for walrus in walruses:  # ``x := ...`` binds in the nearest enclosing function, past comprehensions
+            scope = next(s for s in self.chain(walrus) if not isinstance(s, COMPREHENSIONS))
+            self._walruses.setdefault(scope, []).append(walrus)
 
     def parent(self, node: ast.AST) -> Optional[ast.AST]:
-        return self.parents.get(node)
+        parent = self._parents.get(node)
+        line = getattr(node, "lineno", None)
+        if parent is None and line is not None and node is not self.module:
+            position = bisect.bisect_right(self._first_lines, line)
+            for statement in self.module.body[max(0, position - 2) : position]:  # ``a = 1; b = {}`` share a line
+                if first_line(statement) <= line <= statement.end_lineno:  # type: ignore[operator]
+                    self.index(statement)
+            parent = self._parents.get(node)
+        return parent
 
     def chain(self, node: ast.AST) -> Iterator[ast.AST]:
         """The scopes whose names ``node`` sees, innermost first and the module last.
@@ -62,7 +105,7 @@ class Scopes:
         Defaults, decorators and annotations belong to the enclosing scope, so does the first iterable of
         a comprehension; class bodies are invisible from the functions nested in them.
         """
-        below, child, current = None, node, self.parents.get(node)
+        below, child, current = None, node, self.parent(node)
         inside_function = False
         while current is not None:
             if isinstance(current, FUNCTIONS) and child in current.body:
@@ -78,7 +121,7 @@ class Scopes:
                 yield current
             elif isinstance(current, ast.Module):
                 yield current
-            below, child, current = child, current, self.parents.get(current)
+            below, child, current = child, current, self.parent(current)
 
     def innermost(self, node: ast.AST) -> ast.AST:
         return next(self.chain(node))
@@ -96,8 +139,37 @@ class Scopes:
 
     def bindings(self, scope: ast.AST) -> ScopeBindings:
         if scope not in self._bindings:
-            self._bindings[scope] = _collect_bindings(scope)
+            self._bindings[scope] = _collect_bindings(scope, self._walruses.get(scope, []))
         return self._bindings[scope]
+
+
+_COMPOUND = (
+    ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try,
+    *(getattr(ast, name) for name in ("TryStar", "Match") if hasattr(ast, name)),
+)
+
+
+COMPOUND = frozenset(_COMPOUND)  # for ``type(statement) in COMPOUND``: cheaper than calling ``nested_blocks``
+
+
+def nested_blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
+    """Statement lists inside ``if``/``for``/``while``/``try``/``with``/``match``: still the same scope."""
+    if not isinstance(statement, _COMPOUND):
+        return
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(statement, name, None)
+        if block:
+            yield block
+    for handler in getattr(statement, "handlers", ()):
+        yield handler.body
+    for case in getattr(statement, "cases", ()):
+        yield case.body
+
+
+def first_line(statement: ast.stmt) -> int:
+    """Where a statement's text starts: its first decorator, if it has any."""
+    decorators = getattr(statement, "decorator_list", None)
+    return min([statement.lineno, *(decorator.lineno for decorator in decorators)]) if decorators else statement.lineno
 
 
 def function_parameters(function: FunctionNode | ast.Lambda) -> list[ast.arg]:
@@ -106,7 +178,8 @@ def function_parameters(function: FunctionNode | ast.Lambda) -> list[ast.arg]:
     return [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
 
 
-def _collect_bindings(scope: ast.AST) -> ScopeBindings:
+def _collect_bindings(scope: ast.AST, walruses: list[ast.NamedExpr]) -> ScopeBindings:
+    """Bindings of one scope, from its statements alone (walrus targets come from the full walk)."""
     found = ScopeBindings()
     if isinstance(scope, COMPREHENSIONS):
         for generator in scope.generators:
@@ -118,23 +191,19 @@ def _collect_bindings(scope: ast.AST) -> ScopeBindings:
         for rest in (scope.args.vararg, scope.args.kwarg):
             if rest is not None:
                 found.add(rest.arg, Binding("opaque", rest))
-        if isinstance(scope, ast.Lambda):
-            return found
-    stack: list[ast.AST] = list(reversed(scope.body))  # type: ignore[attr-defined]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (*FUNCTIONS, ast.ClassDef)):
-            found.add(node.name, Binding("def" if isinstance(node, FUNCTIONS) else "opaque", node))
-            stack.extend(node.decorator_list)
-            continue
-        if isinstance(node, (ast.Lambda, *COMPREHENSIONS)):
-            continue
-        _bind_statement(found, node)
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    if not isinstance(scope, ast.Lambda):
+        pending: list[list[ast.stmt]] = [scope.body]  # type: ignore[attr-defined]
+        while pending:
+            for statement in pending.pop():
+                _bind_statement(found, statement)
+                if type(statement) in COMPOUND:
+                    pending.extend(nested_blocks(statement))
+    for walrus in walruses:
+        found.add(walrus.target.id, Binding("value", walrus.value))
     return found
 
 
-def _bind_statement(found: ScopeBindings, node: ast.AST) -> None:
+def _bind_statement(found: ScopeBindings, node: ast.stmt) -> None:
     if isinstance(node, ast.Assign):
         for target in node.targets:
             _bind_target(found, target, "value", node.value, ())
@@ -142,26 +211,31 @@ def _bind_statement(found: ScopeBindings, node: ast.AST) -> None:
         found.add(node.target.id, Binding("annotated", node.annotation))
     elif isinstance(node, (ast.For, ast.AsyncFor)):
         _bind_target(found, node.target, "element", node.iter, ())
-    elif isinstance(node, ast.NamedExpr):
-        found.add(node.target.id, Binding("value", node.value))
+    elif isinstance(node, (*FUNCTIONS, ast.ClassDef)):
+        found.add(node.name, Binding("def" if isinstance(node, FUNCTIONS) else "opaque", node))
     elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
         found.add(node.target.id, Binding("opaque", node))
-    elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-        _bind_target(found, node.optional_vars, "opaque", node, ())
+    elif isinstance(node, (ast.With, ast.AsyncWith)):
+        for item in node.items:
+            if item.optional_vars is not None:
+                _bind_target(found, item.optional_vars, "opaque", item, ())
     elif isinstance(node, (ast.Import, ast.ImportFrom)):
         for alias in node.names:
             found.add(alias.asname or alias.name.partition(".")[0], Binding("opaque", node))
-    elif isinstance(node, ast.ExceptHandler) and node.name:
-        found.add(node.name, Binding("opaque", node))
     elif isinstance(node, ast.Global):
         found.declared_global.update(node.names)
     elif isinstance(node, ast.Nonlocal):
         for name in node.names:
             found.add(name, Binding("opaque", node))
-    elif isinstance(node, _MATCH_CAPTURES) and node.name:
-        found.add(node.name, Binding("opaque", node))
-    elif isinstance(node, _MATCH_MAPPINGS) and node.rest:
-        found.add(node.rest, Binding("opaque", node))
+    for handler in getattr(node, "handlers", ()):
+        if handler.name:
+            found.add(handler.name, Binding("opaque", handler))
+    for case in getattr(node, "cases", ()):
+        for pattern in ast.walk(case.pattern):
+            if isinstance(pattern, _MATCH_CAPTURES) and pattern.name:
+                found.add(pattern.name, Binding("opaque", pattern))
+            elif isinstance(pattern, _MATCH_MAPPINGS) and pattern.rest:
+                found.add(pattern.rest, Binding("opaque", pattern))
 
 
 def _bind_target(found: ScopeBindings, target: ast.AST, how: str, source: ast.AST, path: tuple[int, ...]) -> None:

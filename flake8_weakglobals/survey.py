@@ -13,7 +13,7 @@ from typing import Iterator, Optional
 
 from .containers import ContainerType, classify
 from .names import Names
-from .scopes import FUNCTIONS, FunctionNode, function_parameters
+from .scopes import COMPOUND, FUNCTIONS, FunctionNode, function_parameters, nested_blocks
 from .vocabulary import Vocabulary
 
 _CACHE_DECORATORS = frozenset({"functools.lru_cache", "functools.cache"})
@@ -114,8 +114,9 @@ def _visit(
             declared_global.update(statement.names)
         elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             _visit_assignment(survey, pending, statement, owner, function, at_module, declared_global or set())
-        for block in _nested_blocks(statement):
-            _visit(survey, pending, block, owner, function, declared_global)
+        if type(statement) in COMPOUND:
+            for block in nested_blocks(statement):
+                _visit(survey, pending, block, owner, function, declared_global)
 
 
 def _visit_function(
@@ -146,6 +147,8 @@ def _visit_assignment(
     declared_global: set[str],
 ) -> None:
     targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+    if function is not None and not declared_global and all(type(target) is ast.Name for target in targets):
+        return  # a plain local inside a function: nothing the survey tracks (the common case)
     value = None if isinstance(statement, ast.AugAssign) else statement.value
     constructor = classify(value, survey.names)
     if isinstance(statement, ast.AnnAssign) and constructor is None and value is None:
@@ -199,20 +202,6 @@ def _flat_targets(targets: list[ast.expr]) -> Iterator[ast.expr]:
             yield from _flat_targets(target.elts)
         else:
             yield target
-
-
-def _nested_blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
-    """Statement lists inside ``if``/``for``/``while``/``try``/``with``/``match``: still the same scope."""
-    if isinstance(statement, (ast.ClassDef, *FUNCTIONS)):
-        return
-    for name in ("body", "orelse", "finalbody"):
-        block = getattr(statement, name, None)
-        if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-            yield block
-    for handler in getattr(statement, "handlers", ()):
-        yield handler.body
-    for case in getattr(statement, "cases", ()):
-        yield case.body
 
 
 def _decorator_name(decorator: ast.expr) -> str:

@@ -38,7 +38,11 @@ class Progress:
             self.stream.write(f"\rchecked {done:,}/{self.total:,} files")
             self.stream.flush()
 
-    def close(self) -> None:
+    def clear(self) -> None:
+        """Erase the progress line, before printing output or when done."""
         if self.enabled:
             self.stream.write("\r\033[K")
             self.stream.flush()
+            self._drawn = 0.0
+
+    close = clear

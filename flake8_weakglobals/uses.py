@@ -1,21 +1,23 @@
 """Every use of a candidate container: where it is bound, filled, emptied, read by key, or handed away.
 
-The second pass. One walk over the whole tree indexes parents and keeps the names and attributes the
-survey marked as candidates, plus hook registrations. Each reference is resolved through Python's scoping
-rules to a ``Slot`` (``debug.module_names``, ``Registry.cache``, ``self.cache`` of a module-level instance)
+The second pass. One walk over the top-level statements whose text mentions a candidate indexes parents
+and keeps the names and attributes the survey marked, plus hook registrations. Each reference is resolved
+through Python's scoping rules to a ``Slot`` (``debug.module_names``, ``Registry.cache``, ``self.cache`` of a module-level instance)
 and its use is sorted into what the rules and the fix need. Nothing here decides what is a framework
 object: that is ``evidence``'s job, done afterwards on the recorded keys.
 """
 from __future__ import annotations
 
 import ast
+import itertools
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
 from .containers import Constructor, ContainerType, Member, classify, initial_members
 from .evidence import text
 from .names import Names
-from .scopes import FUNCTIONS, Scopes, function_parameters
+from .scopes import FUNCTIONS, Scopes, first_line, function_parameters
 from .survey import ClassInfo, Survey
 from .vocabulary import MODULE_HOOK_REGISTRARS, TENSOR_HOOK_REGISTRARS
 
@@ -76,49 +78,57 @@ _KEY_FREE_METHODS = {"values", "clear", "__len__", "get", "__contains__", "__get
 
 @dataclass
 class Collected:
-    parents: dict[ast.AST, ast.AST]
     references: list[ast.expr]
     hook_calls: list[ast.Call]
 
 
-def collect(module: ast.Module, survey: Survey) -> Collected:
-    """The one full walk: parents of every node, candidate references, hook registrations, inner imports."""
+_NEWLINES = re.compile(r"\r\n?|\n")  # the tokenizer's line ends (``str.splitlines`` also splits on form feeds)
+
+
+def _line_starts(source: str) -> list[int]:
+    """Offset of the start of each line (line 1 first), counting lines as the tokenizer does."""
+    if source.count("\r") != source.count("\r\n"):  # lone carriage returns: rare, and slower to count
+        return [0, *(match.end() for match in _NEWLINES.finditer(source))]
+    return [0, *itertools.accumulate(len(line) + 1 for line in source.split("\n"))]
+
+
+def collect(module: ast.Module, source: str, survey: Survey, scopes: Scopes) -> Collected:
+    """The one full walk, of the top-level statements whose text mentions a candidate name or a hook
+    registration (a reference is always spelled out in the source): candidate references, hook
+    registrations, walrus targets, and imports inside functions."""
     names = survey.module_candidates.union(*survey.class_candidates.values())
     attributes = set().union(*survey.class_candidates.values(), *survey.instance_candidates.values())
+    words = "|".join(re.escape(word) for word in sorted(names | attributes))
+    mentions = re.compile(rf"\b(?:{words})\b|register_\w*hook" if words else r"register_\w*hook")
+    starts = _line_starts(source)
     registrars = MODULE_HOOK_REGISTRARS | TENSOR_HOOK_REGISTRARS
-    parents: dict[ast.AST, ast.AST] = {}
     references: list[ast.expr] = []
     hook_calls: list[ast.Call] = []
-    stack: list[ast.AST] = [module]
-    pop, push, node_type = stack.pop, stack.append, ast.AST
-    while stack:
-        node = pop()
-        for field_name in node._fields:  # ast.iter_child_nodes, inlined: this loop is the analysis's cost
-            value = getattr(node, field_name, None)
-            if isinstance(value, list):
-                for item in value:
-                    if isinstance(item, node_type):
-                        parents[item] = node
-                        push(item)
-            elif isinstance(value, node_type):
-                parents[value] = node
-                push(value)
-        kind = type(node)
-        if kind is ast.Name:
-            if node.id in names:  # type: ignore[attr-defined]
-                references.append(node)  # type: ignore[arg-type]
-        elif kind is ast.Attribute:
-            if node.attr in attributes:  # type: ignore[attr-defined]
-                references.append(node)  # type: ignore[arg-type]
-        elif kind is ast.Call:
-            function = node.func  # type: ignore[attr-defined]
-            called = function.attr if type(function) is ast.Attribute else getattr(function, "id", None)
-            if called in registrars:
-                hook_calls.append(node)  # type: ignore[arg-type]
-        elif kind is ast.Import or kind is ast.ImportFrom:
-            survey.names.add_import(node, module_level=False)  # type: ignore[arg-type]
+    walruses: list[ast.NamedExpr] = []
+    for statement in module.body:
+        end = starts[statement.end_lineno] if statement.end_lineno < len(starts) else len(source)  # type: ignore[operator]
+        if mentions.search(source, starts[first_line(statement) - 1], end) is None:
+            continue
+        for node in scopes.index(statement):
+            kind = type(node)
+            if kind is ast.Name:
+                if node.id in names:  # type: ignore[attr-defined]
+                    references.append(node)  # type: ignore[arg-type]
+            elif kind is ast.Attribute:
+                if node.attr in attributes:  # type: ignore[attr-defined]
+                    references.append(node)  # type: ignore[arg-type]
+            elif kind is ast.Call:
+                function = node.func  # type: ignore[attr-defined]
+                called = function.attr if type(function) is ast.Attribute else getattr(function, "id", None)
+                if called in registrars:
+                    hook_calls.append(node)  # type: ignore[arg-type]
+            elif kind is ast.NamedExpr:
+                walruses.append(node)  # type: ignore[arg-type]
+            elif kind is ast.Import or kind is ast.ImportFrom:
+                survey.names.add_import(node, module_level=False)  # type: ignore[arg-type]
+    scopes.add_walruses(walruses)
     references.sort(key=lambda node: (node.lineno, node.col_offset))
-    return Collected(parents, references, hook_calls)
+    return Collected(references, hook_calls)
 
 
 class UseClassifier:
@@ -162,7 +172,7 @@ class UseClassifier:
                 info = self.survey.classes.get(scope.name)
                 if info is None or info.node is not scope or name.id not in candidates:
                     return None
-                statement = self.scopes.parents.get(name)
+                statement = self.scopes.parent(name)
                 declares = isinstance(statement, ast.AnnAssign) and statement.value is None
                 if declares and name.id in self.survey.instance_candidates.get(scope.name, ()):
                     return Slot("instance", scope.name, name.id)  # ``x: WeakSet[T]`` declares ``self.x``
@@ -227,7 +237,7 @@ class UseClassifier:
     # --- classification ----------------------------------------------------------------------------
 
     def _classify(self, reference: ast.expr, uses: SlotUses) -> None:
-        parent = self.scopes.parents[reference]
+        parent = self.scopes.parent(reference)
         line = reference.lineno
         if isinstance(reference.ctx, ast.Store):  # type: ignore[attr-defined]
             self._binding(reference, parent, uses)
@@ -244,7 +254,7 @@ class UseClassifier:
         elif isinstance(parent, ast.Call) and parent.func is not reference:
             self._argument(parent, uses, line)
         elif isinstance(parent, ast.keyword):
-            self._argument(self.scopes.parents[parent], uses, line)  # type: ignore[arg-type]
+            self._argument(self.scopes.parent(parent), uses, line)  # type: ignore[arg-type]
         elif isinstance(parent, ast.BinOp):
             uses.operators.append(line)
             uses.key_uses.append((line, "an operator"))
@@ -262,7 +272,7 @@ class UseClassifier:
         if isinstance(parent, (ast.Assign, ast.AnnAssign)):
             value = parent.value
         elif isinstance(parent, (ast.Tuple, ast.List)):  # ``a, b = {}, {}``
-            statement = self.scopes.parents.get(parent)
+            statement = self.scopes.parent(parent)
             source = getattr(statement, "value", None)
             if isinstance(source, (ast.Tuple, ast.List)) and len(source.elts) == len(parent.elts):
                 value = source.elts[next(i for i, node in enumerate(parent.elts) if node is target)]
@@ -273,7 +283,7 @@ class UseClassifier:
 
     def _subscript(self, subscript: ast.Subscript, uses: SlotUses) -> None:
         key, line = subscript.slice, subscript.lineno
-        statement = self.scopes.parents.get(subscript)
+        statement = self.scopes.parent(subscript)
         if isinstance(subscript.ctx, ast.Del):
             uses.removals.append(line)
         value = getattr(statement, "value", None) if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
@@ -287,11 +297,11 @@ class UseClassifier:
 
     def _stored_into(self, entry: ast.Subscript) -> Optional[ast.expr]:
         """What ``X[k][i] = v`` or ``X[k].append(v)`` stores in the entry of ``k``: ``v``."""
-        parent = self.scopes.parents.get(entry)
+        parent = self.scopes.parent(entry)
         if isinstance(parent, ast.Subscript) and parent.value is entry and isinstance(parent.ctx, ast.Store):
-            statement = self.scopes.parents.get(parent)
+            statement = self.scopes.parent(parent)
             return statement.value if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
-        call = self.scopes.parents.get(parent) if isinstance(parent, ast.Attribute) else None
+        call = self.scopes.parent(parent) if isinstance(parent, ast.Attribute) else None
         if isinstance(call, ast.Call) and call.func is parent and call.args:
             return call.args[-1]
         return None
@@ -299,7 +309,7 @@ class UseClassifier:
     def _method(self, attribute: ast.Attribute, uses: SlotUses) -> None:
         method, line = attribute.attr, attribute.lineno
         uses.methods.append((line, method))
-        call = self.scopes.parents.get(attribute)
+        call = self.scopes.parent(attribute)
         if not (isinstance(call, ast.Call) and call.func is attribute):
             uses.key_uses.append((line, f"`.{method}`"))
             return

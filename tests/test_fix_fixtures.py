@@ -62,7 +62,7 @@ def test_only_edited_lines_and_imports_change(before: Path) -> None:
     tree = ast.parse(before.read_text())
     edited = {
         line
-        for finding in analyze(tree)
+        for finding in analyze(tree, before.read_text())
         for edit in finding.edits
         for line in range(edit.span.line, edit.span.end_line + 1)
     }

@@ -15,7 +15,7 @@ FIXTURES = sorted(LINT_FIXTURES.glob("WG*.py"))
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda path: path.stem)
 def test_fixture_reports_exactly_what_it_expects(fixture: Path) -> None:
-    findings = analyze(ast.parse(fixture.read_text()))
+    findings = analyze(ast.parse(fixture.read_text()), fixture.read_text())
     assert {(finding.line, finding.code) for finding in findings} == expected_findings(fixture)
 
 
@@ -25,7 +25,7 @@ def test_every_code_has_a_fixture_with_positives() -> None:
 
 
 def analyze_source(source: str, **vocabulary: frozenset[str]) -> list:
-    return analyze(ast.parse(source), Vocabulary(**vocabulary))
+    return analyze(ast.parse(source), source, Vocabulary(**vocabulary))
 
 
 def test_message_names_container_evidence_and_fill_line() -> None:
@@ -163,3 +163,35 @@ def test_syntax_of_newer_pythons_and_odd_code_never_crash() -> None:
         "y = [*x]\n"
     )
     analyze_source(source)
+
+
+def test_walrus_bindings_shadow_globals_and_carry_evidence() -> None:
+    source = (
+        "from torch import nn\n"
+        "cache = {}\n"
+        "def local_walrus(model: nn.Module):\n"
+        "    if (cache := {}) is not None:\n"
+        "        cache[model] = 1\n"
+        "def evidence_through_walrus(model: nn.Module):\n"
+        "    if (found := model) is not None:\n"
+        "        cache[found] = 1\n"
+    )
+    (finding,) = analyze_source(source)
+    assert (finding.line, finding.evidence.line) == (2, 8), "line 5 fills a local made by a walrus"
+
+
+def test_evidence_reaches_into_statements_that_never_mention_the_container() -> None:
+    """Only statements that mention a candidate are walked up front; others are indexed when evidence
+    needs them (here the statement that builds ``MODEL``, and one sharing its line with another)."""
+    source = (
+        "from torch import nn\n"
+        "MODEL = nn.Linear(2, 2)\n"
+        "x = 1; WEIGHT = nn.Parameter(MODEL.weight)\n"
+        "registry = {}\n"
+        "def fill():\n"
+        "    registry[MODEL] = 1\n"
+        "    registry[WEIGHT] = 2\n"
+    )
+    (finding,) = analyze_source(source)
+    assert (finding.line, finding.holds) == (4, ("module", "parameter"))
+    assert "built by `nn.Linear(...)` at line 6" in finding.message
