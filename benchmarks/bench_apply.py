@@ -20,25 +20,13 @@ import importlib.metadata
 import importlib.util
 import io
 import sys
-import time
 from pathlib import Path
 from typing import Callable
 
 import libcst
+from _common import installed_package, timed
 
 from fixes.apply import main as apply_main
-
-
-def torch_tree() -> Path:
-    spec = importlib.util.find_spec("torch")
-    assert spec is not None and spec.submodule_search_locations
-    return Path(next(iter(spec.submodule_search_locations)))
-
-
-def timed(run: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    run()
-    return time.perf_counter() - start
 
 
 def parse_all(paths: list[Path], parse: Callable[[str], object]) -> None:
@@ -57,7 +45,7 @@ def run_codemod(root: Path) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="torch/nn/modules only: a smoke run")
-    root = torch_tree() / "nn" / "modules" if parser.parse_args().quick else torch_tree()
+    root = installed_package("torch") / "nn" / "modules" if parser.parse_args().quick else installed_package("torch")
     paths = sorted(root.rglob("*.py"))
     for path in paths:
         path.read_bytes()  # warm the page cache for every step alike

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import argparse
 import ast
-import importlib.util
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Callable
 
+from _common import installed_package
 from bugbear import BugBearChecker
 
 from flake8_weakglobals.analysis import analyze
@@ -36,18 +36,6 @@ sys.exit(main())
 """
 
 
-def torch_tree() -> Path:
-    spec = importlib.util.find_spec("torch")
-    assert spec is not None and spec.submodule_search_locations
-    return Path(next(iter(spec.submodule_search_locations)))
-
-
-def timed(run: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    run()
-    return time.perf_counter() - start
-
-
 def flake8_seconds(variant: str, root: Path) -> float:
     command = [sys.executable, "-c", FLAKE8, variant, "--select", "WG", "--jobs", "2", str(root)]
     start = time.perf_counter()
@@ -60,7 +48,7 @@ def main() -> None:
     parser.add_argument("--skip-flake8", action="store_true", help="only the in-process comparison")
     parser.add_argument("--quick", action="store_true", help="torch/nn/modules only, one flake8 run each: a smoke run")
     arguments = parser.parse_args()
-    root = torch_tree() / "nn" / "modules" if arguments.quick else torch_tree()
+    root = installed_package("torch") / "nn" / "modules" if arguments.quick else installed_package("torch")
     paths = []
     for path in sorted(root.rglob("*.py")):
         try:

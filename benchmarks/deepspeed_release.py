@@ -20,13 +20,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from _common import installed_package
+
 SCENARIOS = Path(__file__).with_name("deepspeed_scenarios.py")
-
-
-def installed_deepspeed() -> Path:
-    spec = importlib.util.find_spec("deepspeed")
-    assert spec is not None and spec.submodule_search_locations, "deepspeed is not installed"
-    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def measure(scenario: str, pythonpath: str | None) -> dict[str, Any]:
@@ -40,7 +36,7 @@ def measure(scenario: str, pythonpath: str | None) -> dict[str, Any]:
 def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         root = Path(directory)
-        shutil.copytree(installed_deepspeed(), root / "deepspeed", ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(installed_package("deepspeed"), root / "deepspeed", ignore=shutil.ignore_patterns("__pycache__"))
         subprocess.run([sys.executable, "-m", "fixes.apply", "-q", "deepspeed"], cwd=root)
         results = {
             variant: {scenario: measure(scenario, path) for scenario in ("leak", "timing")}

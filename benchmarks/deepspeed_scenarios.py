@@ -16,10 +16,9 @@ import tracemalloc
 import weakref
 from typing import Any, Callable
 
+import deepspeed.utils.debug as debug
 import torch
 from torch import nn
-
-import deepspeed.utils.debug as debug
 
 MIB = 2**20
 

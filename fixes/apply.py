@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
 from flake8_weakglobals import __version__
-from flake8_weakglobals.config import RUNTIME_MODES, ConfigError, Settings, add_arguments, settings_for
+from flake8_weakglobals.config import RUNTIME_MODES, Settings, add_arguments, command_settings
 from flake8_weakglobals.sources import python_files
 from flake8_weakglobals.terminal import Progress, paint
 
@@ -70,20 +70,12 @@ def run(files: Sequence[Path], settings: Settings, jobs: int) -> list[FileResult
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    arguments = build_parser().parse_args(argv)
-    missing = [path for path in arguments.paths if not path.exists()]
-    if missing:
-        print(f"{missing[0]}: no such file or directory", file=sys.stderr)
-        return 2
-    try:
-        settings = settings_for(arguments, Path.cwd())
-    except ConfigError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    files = list(python_files(arguments.paths, settings.exclude))
+    parser = build_parser()
+    arguments = parser.parse_args(argv)
     if arguments.jobs is not None and arguments.jobs < 1:
-        print("error: --jobs must be at least 1", file=sys.stderr)
-        return 2
+        parser.error("--jobs must be at least 1")
+    settings = command_settings(arguments)
+    files = list(python_files(arguments.paths, settings.exclude))
     results = run(files, settings, arguments.jobs or os.cpu_count() or 1)
     return Report(arguments, settings, results, len(files)).finish()
 

@@ -137,3 +137,16 @@ def settings_for(arguments: argparse.Namespace, start: Path) -> Settings:
         exclude=(*settings.exclude, *arguments.exclude) if arguments.exclude else None,
         runtime=getattr(arguments, "runtime", None),
     )
+
+
+def command_settings(arguments: argparse.Namespace) -> Settings:
+    """Settings for a command-line run, or exit 2 with the problem on stderr: a missing path, a bad value."""
+    missing = [path for path in arguments.paths if not path.exists()]
+    if missing:
+        print(f"{missing[0]}: no such file or directory", file=sys.stderr)
+        raise SystemExit(2)
+    try:
+        return settings_for(arguments, Path.cwd())
+    except ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Optional, Sequence
 
 from . import __version__
 from .checking import check_file
-from .config import ConfigError, add_arguments, settings_for
+from .config import add_arguments, command_settings
 from .sources import python_files
 from .terminal import Progress, paint
 
@@ -32,15 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     arguments = build_parser().parse_args(argv)
-    missing = [path for path in arguments.paths if not path.exists()]
-    if missing:
-        print(f"{missing[0]}: no such file or directory", file=sys.stderr)
-        return 2
-    try:
-        settings = settings_for(arguments, Path.cwd())
-    except ConfigError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    settings = command_settings(arguments)
     found = errors = 0
     files = list(python_files(arguments.paths, settings.exclude))
     progress = Progress(len(files))
