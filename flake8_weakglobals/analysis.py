@@ -94,14 +94,18 @@ class _Held:
     @property
     def in_tuple(self) -> Optional[Obj]:
         """A framework object inside a tuple key: pinned, and a tuple cannot be weakly referenced."""
-        pending = [self.value]
-        while pending:
-            value = pending.pop()
-            if isinstance(value, Tup):
-                pending.extend(value.items)
-            elif isinstance(value, Obj) and value is not self.value:
-                return value
-        return None
+        return _object_in_tuple(self.value)
+
+
+def _object_in_tuple(value: Value) -> Optional[Obj]:
+    pending = list(value.items) if isinstance(value, Tup) else []
+    while pending:
+        item = pending.pop()
+        if isinstance(item, Tup):
+            pending.extend(item.items)
+        elif isinstance(item, Obj):
+            return item
+    return None
 
 
 class _Judge:
@@ -290,7 +294,7 @@ class _Judge:
             if found is not None:
                 break
             value = self.evidence.of_annotation(parameter.annotation)
-            obj = value if isinstance(value, Obj) else _Held(Fill(Member(parameter, "item"), 0, ""), value).in_tuple
+            obj = value if isinstance(value, Obj) else _object_in_tuple(value)  # a tuple of tensors is hashable
             if obj is not None:
                 found = Obj(obj.kind, f"parameter `{parameter.arg}: {text(parameter.annotation)}`")  # type: ignore[arg-type]
         if found is None:

@@ -42,9 +42,6 @@ class ScopeBindings:
     def add(self, name: str, binding: Binding) -> None:
         self.names.setdefault(name, []).append(binding)
 
-    def binds_locally(self, name: str) -> bool:
-        return name in self.names and name not in self.declared_global
-
 
 class Scopes:
     """Parents, scope chains and per-scope bindings of one module, each computed on demand and cached.
@@ -122,9 +119,6 @@ class Scopes:
             elif isinstance(current, ast.Module):
                 yield current
             below, child, current = child, current, self.parent(current)
-
-    def innermost(self, node: ast.AST) -> ast.AST:
-        return next(self.chain(node))
 
     def resolve(self, name: str, node: ast.AST) -> Optional[tuple[ast.AST, list[Binding]]]:
         """The scope whose binding of ``name`` is visible at ``node``, with its bindings."""
