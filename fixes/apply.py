@@ -103,7 +103,7 @@ class Report:
                 self._error(result.path, result.fixed[0].line, f"left unchanged: {blocked[result.runtime_copy]}")  # type: ignore[index]
             for left in result.left:
                 self._say(f"{self._where(result.path, left.line, left.col)} {paint(left.code, '33')} "
-                          f"{left.name} left as is: {left.reason}")
+                          f"{left.name} left as is: {left.fix_reason}")
             if self.arguments.verbose and not result.changed and not result.left and result.error is None:
                 self._say(f"{result.path}: nothing to do")
         left = sum(len(result.left) for result in self.results)

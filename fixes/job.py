@@ -22,25 +22,10 @@ from .vendor import runtime_location
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """What happened to one finding: fixed, or left alone with the reason."""
-
-    code: str
-    name: str
-    line: int
-    col: int
-    reason: Optional[str] = None
-
-    @classmethod
-    def of(cls, finding: Finding) -> Outcome:
-        return cls(finding.code, finding.name, finding.line, finding.col, finding.fix_reason)
-
-
-@dataclass(frozen=True)
 class FileResult:
     path: Path
-    fixed: tuple[Outcome, ...] = ()
-    left: tuple[Outcome, ...] = ()
+    fixed: tuple[Finding, ...] = ()
+    left: tuple[Finding, ...] = ()  # not fixable: ``fix_reason`` says why
     old_text: str = ""
     new_text: Optional[str] = None  # None: nothing to write
     encoding: str = "utf-8"
@@ -69,7 +54,7 @@ def _process(path: Path, settings: Settings) -> FileResult:
     checked = check_file(path, settings)
     if checked.error is not None or checked.tree is None or checked.source is None:
         return FileResult(path, error=checked.error, error_line=checked.error_line)
-    left = tuple(Outcome.of(finding) for finding in checked.findings if not finding.fixable)
+    left = tuple(finding for finding in checked.findings if not finding.fixable)
     fixable = [finding for finding in checked.findings if finding.fixable]
     if not fixable:
         return FileResult(path, left=left)
@@ -83,7 +68,7 @@ def _process(path: Path, settings: Settings) -> FileResult:
         return FileResult(path, left=left, error=f"left unchanged: {error}", error_line=fixable[0].line)
     return FileResult(
         path,
-        fixed=tuple(Outcome.of(finding) for finding in fixable),
+        fixed=tuple(fixable),
         left=left,
         old_text=checked.source.text,
         new_text=new_text,
