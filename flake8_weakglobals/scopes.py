@@ -90,9 +90,9 @@ class Scopes:
         line = getattr(node, "lineno", None)
         if parent is None and line is not None and node is not self.module:
             position = bisect.bisect_right(self._first_lines, line)
-            for statement in self.module.body[max(0, position - 2) : position]:  # ``a = 1; b = {}`` share a line
-                if first_line(statement) <= line <= statement.end_lineno:  # type: ignore[operator]
-                    self.index(statement)
+            while position > 0 and self.module.body[position - 1].end_lineno >= line:  # type: ignore[operator]
+                position -= 1  # every statement covering the line: ``a = 1; b = a; c = {}`` share one
+                self.index(self.module.body[position])
             parent = self._parents.get(node)
         return parent
 

@@ -182,11 +182,11 @@ def test_walrus_bindings_shadow_globals_and_carry_evidence() -> None:
 
 def test_evidence_reaches_into_statements_that_never_mention_the_container() -> None:
     """Only statements that mention a candidate are walked up front; others are indexed when evidence
-    needs them (here the statement that builds ``MODEL``, and one sharing its line with another)."""
+    resolves a name inside them (``LAYER`` in ``MODEL = LAYER``), every statement sharing the line included."""
     source = (
         "from torch import nn\n"
-        "MODEL = nn.Linear(2, 2)\n"
-        "x = 1; WEIGHT = nn.Parameter(MODEL.weight)\n"
+        "LAYER = nn.Linear(2, 2); MODEL = LAYER; y = 0\n"
+        "PARAM = nn.Parameter(MODEL.weight); WEIGHT = PARAM; x = 1\n"
         "registry = {}\n"
         "def fill():\n"
         "    registry[MODEL] = 1\n"
