@@ -10,6 +10,7 @@ runtime import is one new line after the leading imports; an import the fix left
 from __future__ import annotations
 
 import ast
+import bisect
 import collections
 import re
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ class _Chunk:
 
     first: int  # 1-based, inclusive
     last: int
+    statements: list[ast.stmt]
     edits: list[Edit] = field(default_factory=list)
     drop: set[str] = field(default_factory=set)  # imported names to remove
     extend: list[str] = field(default_factory=list)  # names to add to the runtime import in this chunk
@@ -56,16 +58,17 @@ def rewrite(source: str, tree: ast.Module, findings: Sequence[Finding], runtime_
     bound = _imported_names(tree)
     missing = [name for name in needed if name not in bound]
     runtime_import = _runtime_import(tree, runtime_module)
-    uses = _name_uses(tree)
     displaced = collections.Counter(edit.displaces for edit in edits if edit.displaces)
+    uses = _name_uses(tree) if displaced else collections.Counter()
     unused = {name for name, count in displaced.items() if uses[name] <= count and name in bound}
 
     chunks = _chunks(tree.body)
+    starts = [chunk.first for chunk in chunks]
+    for edit in edits:  # an edit's line is inside a top-level statement, so inside the last chunk starting above it
+        chunks[bisect.bisect_right(starts, edit.span.line) - 1].edits.append(edit)
     for chunk in chunks:
-        chunk.edits = [edit for edit in edits if chunk.first <= edit.span.line <= chunk.last]
-        statements = [s for s in tree.body if chunk.first <= s.lineno <= chunk.last]
-        chunk.drop = unused & {name for s in statements for name in _names_bound_by_import(s)}
-        chunk.extend = missing if runtime_import in statements else []
+        chunk.drop = unused & {name for s in chunk.statements for name in _names_bound_by_import(s)}
+        chunk.extend = missing if runtime_import in chunk.statements else []
     position = _import_position(tree, min(edit.span.line for edit in edits)) if missing and not runtime_import else None
     new_import = f"from {runtime_module} import {', '.join(missing)}{_newline(lines)}"
     for chunk in reversed(chunks):  # bottom up, so the line numbers of what is above stay valid
@@ -87,12 +90,22 @@ def _chunks(statements: list[ast.stmt]) -> list[_Chunk]:
         start, end = first_line(statement), statement.end_lineno or statement.lineno
         if chunks and start <= chunks[-1].last:
             chunks[-1].last = max(chunks[-1].last, end)
+            chunks[-1].statements.append(statement)
         else:
-            chunks.append(_Chunk(start, end))
+            chunks.append(_Chunk(start, end, [statement]))
     return chunks
 
 
 def _rewrite_chunk(text: str, chunk: _Chunk, runtime_module: str) -> str:
+    try:
+        return _rewrite_parsed_chunk(text, chunk, runtime_module)
+    except RecursionError:
+        raise RewriteError(f"line {chunk.first}: the statement is nested too deeply for libcst to rewrite") from None
+    except cst.ParserSyntaxError as error:
+        raise RewriteError(f"line {chunk.first + error.raw_line - 1}: libcst cannot parse this statement: {error.message}") from None
+
+
+def _rewrite_parsed_chunk(text: str, chunk: _Chunk, runtime_module: str) -> str:
     shift = chunk.first - 1
     chunk_lines = _LINE.findall(text)
     wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
