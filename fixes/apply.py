@@ -9,18 +9,19 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from itertools import repeat
 from pathlib import Path
-from typing import Iterable, Optional, Sequence
+from typing import Iterator, Optional, Sequence
 
 from flake8_weakglobals import __version__
 from flake8_weakglobals.config import RUNTIME_MODES, Settings, add_arguments, command_settings
 from flake8_weakglobals.sources import python_files
 from flake8_weakglobals.terminal import Progress, paint
 
-from .atomic import write_atomically
+from .atomic import Refused, replace_if_unchanged, write_atomically
 from .job import FileResult, process
 from .vendor import VendorConflict, copy_needed, vendored_text
 
@@ -48,25 +49,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def run(files: Sequence[Path], settings: Settings, jobs: int) -> list[FileResult]:
-    """Process files in order: in-process for one job or few files, else a process pool."""
-    progress = Progress(len(files))
-    results: list[FileResult] = []
+def results(files: Sequence[Path], settings: Settings, jobs: int) -> Iterator[FileResult]:
+    """Each file's result, in order, as soon as it is ready: in-process for one job or few files, else from a
+    process pool. Stopping early (an interrupt) cancels the files not yet started."""
+    if jobs <= 1 or len(files) < _POOL_THRESHOLD:
+        yield from (process(path, settings) for path in files)
+        return
+    pool = ProcessPoolExecutor(max_workers=jobs)
     try:
-        if jobs <= 1 or len(files) < _POOL_THRESHOLD:
-            outcomes: Iterable[FileResult] = (process(path, settings) for path in files)
-            for result in outcomes:
-                results.append(result)
-                progress.update(len(results))
-        else:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                chunk = max(1, min(64, len(files) // (jobs * 8)))
-                for result in pool.map(process, files, repeat(settings), chunksize=chunk):
-                    results.append(result)
-                    progress.update(len(results))
+        chunk = max(1, min(64, len(files) // (jobs * 8)))
+        yield from pool.map(process, files, repeat(settings), chunksize=chunk)
     finally:
-        progress.close()
-    return results
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -75,87 +69,114 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if arguments.jobs is not None and arguments.jobs < 1:
         parser.error("--jobs must be at least 1")
     settings = command_settings(arguments)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # a killed CI job cleans up as Ctrl-C does
     files = list(python_files(arguments.paths, settings.exclude))
-    results = run(files, settings, arguments.jobs or os.cpu_count() or 1)
-    return Report(arguments, settings, results, len(files)).finish()
+    report = Report(arguments, len(files))
+    try:
+        for result in results(files, settings, arguments.jobs or os.cpu_count() or 1):
+            report.add(result)
+    except KeyboardInterrupt:
+        return report.interrupted()
+    return report.finish()
 
 
 class Report:
-    """Writes what must be written (runtime copies first), prints the outcome, and picks the exit code."""
+    """Takes each file's result as it comes: writes it (its runtime copy first), prints the outcome, and
+    at the end picks the exit code. Writing as results arrive keeps an interrupted run's work."""
 
-    def __init__(self, arguments: argparse.Namespace, settings: Settings, results: list[FileResult], checked: int) -> None:
+    def __init__(self, arguments: argparse.Namespace, total: int) -> None:
         self.arguments = arguments
         self.dry_run = arguments.diff or arguments.check
-        self.settings = settings
-        self.results = results
-        self.checked = checked
+        self.progress = Progress(total)
+        self.checked = 0
+        self.changed = 0
+        self.fixes = 0
+        self.left = 0
         self.errors = 0
+        self.copies: dict[Path, Optional[str]] = {}  # vendored copy -> why it could not be written, or None
+
+    def add(self, result: FileResult) -> None:
+        self.checked += 1
+        self.progress.update(self.checked)
+        if result.error is not None:
+            self._error(result.path, result.error_line, result.error)
+        if result.changed:
+            self._change(result)
+        for left in result.left:
+            self.left += 1
+            self._say(f"{self._where(result.path, left.line, left.col)} {paint(left.code, '33')} "
+                      f"{left.name} left as is: {left.fix_reason}")
+        if self.arguments.verbose and not result.changed and not result.left and result.error is None:
+            self._say(f"{result.path}: nothing to do")
 
     def finish(self) -> int:
-        blocked = self._runtime_copies()
-        changed = 0
-        for result in self.results:
-            if result.error is not None:
-                self._error(result.path, result.error_line, result.error)
-            if result.changed and result.runtime_copy not in blocked:
-                changed += self._changed(result)
-            elif result.changed:
-                self._error(result.path, result.fixed[0].line, f"left unchanged: {blocked[result.runtime_copy]}")  # type: ignore[index]
-            for left in result.left:
-                self._say(f"{self._where(result.path, left.line, left.col)} {paint(left.code, '33')} "
-                          f"{left.name} left as is: {left.fix_reason}")
-            if self.arguments.verbose and not result.changed and not result.left and result.error is None:
-                self._say(f"{result.path}: nothing to do")
-        left = sum(len(result.left) for result in self.results)
-        fixes = sum(len(result.fixed) for result in self.results if result.changed)
-        self._summary(fixes, changed, left)
+        self.progress.close()
+        self._summary()
         if self.errors:
             return 2
-        if (self.dry_run and changed) or left or (self.arguments.exit_non_zero_on_fix and changed):
+        if (self.dry_run and self.changed) or self.left or (self.arguments.exit_non_zero_on_fix and self.changed):
             return 1
         return 0
 
-    def _runtime_copies(self) -> dict[Optional[Path], str]:
-        """Write (or, dry, show) each vendored copy before any file that imports it; returns blocked copies."""
-        blocked: dict[Optional[Path], str] = {}
-        destinations = sorted({result.runtime_copy for result in self.results if result.changed and result.runtime_copy})
-        for destination in destinations:
-            try:
-                action = copy_needed(destination)
-            except (VendorConflict, OSError, UnicodeDecodeError) as error:
-                blocked[destination] = str(error)
-                continue
-            if action is None:
-                continue
-            shown = _relative(destination)
-            if self.arguments.diff:
-                old = destination.read_text(encoding="utf-8") if action == "update" else ""
-                self._diff(shown, old, vendored_text(), created=action == "create")
-            elif not self.arguments.check:
-                try:
-                    write_atomically(destination, vendored_text().encode("utf-8"))
-                except OSError as error:
-                    blocked[destination] = f"cannot write the runtime copy {shown}: {error.strerror or error}"
-                    continue
-            done = f"would {action}" if self.dry_run else f"{action}d"
-            self._say(f"{shown}: {done} the vendored runtime")
-        return blocked
+    def interrupted(self) -> int:
+        self.progress.close()
+        done = "would be changed" if self.dry_run else "were rewritten completely"
+        print(f"interrupted after {self.checked} of {self.progress.total} files: {self.changed} {done}, "
+              "every other file is unchanged", file=sys.stderr)
+        return 130
 
-    def _changed(self, result: FileResult) -> int:
+    def _change(self, result: FileResult) -> None:
         assert result.new_text is not None
+        blocked = self._runtime_copy(result.runtime_copy) if result.runtime_copy else None
+        if blocked:
+            self._error(result.path, result.fixed[0].line, f"left unchanged: {blocked}")
+            return
         if self.arguments.diff:
             self._diff(str(result.path), result.old_text, result.new_text)
         elif not self.arguments.check:
             try:
-                write_atomically(result.path, result.new_text.encode(result.encoding))
+                replace_if_unchanged(result.path, result.new_text.encode(result.encoding), result.digest)
+            except Refused as error:
+                self._error(result.path, result.fixed[0].line, f"left unchanged: {error}")
+                return
             except OSError as error:
-                self._error(result.path, 1, f"cannot write: {error.strerror or error}")
-                return 0
+                self._error(result.path, result.fixed[0].line, f"cannot write: {error.strerror or error}")
+                return
+        self.changed += 1
+        self.fixes += len(result.fixed)
         fixed = ", ".join(f"{paint(outcome.code, '1')} {outcome.name}" for outcome in result.fixed)
         self._say(f"{paint(str(result.path), '1')}: {fixed}")
-        return 1
+
+    def _runtime_copy(self, destination: Path) -> Optional[str]:
+        """Write (or, dry, show) the vendored copy once, before the first file that imports it; returns
+        why it cannot be written, if so."""
+        if destination in self.copies:
+            return self.copies[destination]
+        self.copies[destination] = blocked = self._write_runtime_copy(destination)
+        return blocked
+
+    def _write_runtime_copy(self, destination: Path) -> Optional[str]:
+        try:
+            action = copy_needed(destination)
+        except (VendorConflict, OSError, UnicodeDecodeError) as error:
+            return str(error)
+        if action is None:
+            return None
+        shown = _relative(destination)
+        if self.arguments.diff:
+            old = destination.read_text(encoding="utf-8") if action == "update" else ""
+            self._diff(shown, old, vendored_text(), created=action == "create")
+        elif not self.arguments.check:
+            try:
+                write_atomically(destination, vendored_text().encode("utf-8"))
+            except OSError as error:
+                return f"cannot write the runtime copy {shown}: {error.strerror or error}"
+        done = f"would {action}" if self.dry_run else f"{action}d"
+        self._say(f"{shown}: {done} the vendored runtime")
+        return None
 
     def _diff(self, shown: str, old: str, new: str, created: bool = False) -> None:
+        self.progress.clear()
         before = "/dev/null" if created else f"a/{shown}"
         lines = difflib.unified_diff(old.splitlines(True), new.splitlines(True), before, f"b/{shown}")
         for line in lines:
@@ -164,11 +185,12 @@ class Report:
             if not line.endswith("\n"):
                 sys.stdout.write("\n\\ No newline at end of file\n")
 
-    def _summary(self, fixes: int, changed: int, left: int) -> None:
+    def _summary(self) -> None:
         verb = "would fix" if self.dry_run else "fixed"
+        fixes, changed = self.fixes, self.changed
         parts = [f"{verb} {fixes} container{'s' * (fixes != 1)} in {changed} file{'s' * (changed != 1)}"]
-        if left:
-            parts.append(f"{left} left to fix by hand")
+        if self.left:
+            parts.append(f"{self.left} left to fix by hand")
         if self.errors:
             parts.append(f"{self.errors} file{'s' * (self.errors != 1)} with errors")
         self._say(f"{'; '.join(parts)}; {self.checked} file{'s' * (self.checked != 1)} checked")
@@ -178,10 +200,12 @@ class Report:
 
     def _say(self, text: str) -> None:
         if not self.arguments.quiet:
+            self.progress.clear()
             print(text)
 
     def _error(self, path: Path, line: int, message: str) -> None:
         self.errors += 1
+        self.progress.clear()
         print(f"{path}:{line}: {message}", file=sys.stderr)
 
 

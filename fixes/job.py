@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import ast
 import collections
+import gc
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
 from flake8_weakglobals.analysis import analyze
-from flake8_weakglobals.checking import check_file, reportable
+from flake8_weakglobals.checking import check_file, internal_error, reportable
 from flake8_weakglobals.config import Settings
 from flake8_weakglobals.findings import Finding
 from flake8_weakglobals.vocabulary import Vocabulary
@@ -29,6 +30,7 @@ class FileResult:
     old_text: str = ""
     new_text: Optional[str] = None  # None: nothing to write
     encoding: str = "utf-8"
+    digest: bytes = b""  # of the bytes the rewrite was computed from
     runtime_copy: Optional[Path] = None
     error: Optional[str] = None
     error_line: int = 1
@@ -43,11 +45,19 @@ class VerificationError(Exception):
 
 
 def process(path: Path, settings: Settings) -> FileResult:
-    """The whole pipeline for one file; any failure becomes an error on the result, never an exception."""
+    """The whole pipeline for one file; any failure becomes an error on the result, never an exception.
+
+    The cycle collector is paused meanwhile: a file's trees hold no cycles, but millions of their nodes
+    would make it rescan them again and again (a 10 MB file took 1.6x as long)."""
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         return _process(path, settings)
     except Exception as error:  # a bug of ours: reported on that file, the run goes on
-        return FileResult(path, error=f"internal error, please report it: {error!r}")
+        return FileResult(path, error=internal_error(error))
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _process(path: Path, settings: Settings) -> FileResult:
@@ -73,12 +83,13 @@ def _process(path: Path, settings: Settings) -> FileResult:
         old_text=checked.source.text,
         new_text=new_text,
         encoding=checked.source.encoding,
+        digest=checked.source.digest,
         runtime_copy=runtime.copy,
     )
 
 
 def _verify(path: Path, before: ast.Module, text: str, settings: Settings) -> None:
-    try:
+    try:  # compiled from text: compiling a tree recurses in Python, and fails on nesting the text allows
         compile(text, str(path), "exec", dont_inherit=True)
         after = ast.parse(text)
     except SyntaxError as error:
@@ -86,7 +97,9 @@ def _verify(path: Path, before: ast.Module, text: str, settings: Settings) -> No
     again = [finding for finding in reportable(analyze(after, text, Vocabulary(settings.extra_types)), text, settings) if finding.fixable]
     if again:
         raise VerificationError(f"a second run would rewrite {again[0].name} again (line {again[0].line})")
-    added = _pyflakes(after, path) - _pyflakes(before, path)
+    added = _pyflakes(after, path)
+    if added:
+        added -= _pyflakes(before, path)
     if added:
         raise VerificationError(f"the rewrite would add pyflakes messages: {', '.join(sorted(added))}")
 
@@ -94,4 +107,8 @@ def _verify(path: Path, before: ast.Module, text: str, settings: Settings) -> No
 def _pyflakes(tree: ast.Module, path: Path) -> collections.Counter[str]:
     from pyflakes.checker import Checker
 
-    return collections.Counter(message.message % message.message_args for message in Checker(tree, filename=str(path)).messages)
+    try:
+        messages = Checker(tree, filename=str(path)).messages
+    except RecursionError:  # pyflakes recurses once per nesting level
+        raise VerificationError("the file is nested too deeply for pyflakes to check the rewrite") from None
+    return collections.Counter(message.message % message.message_args for message in messages)

@@ -4,6 +4,7 @@ the file and line, never exceptions."""
 from __future__ import annotations
 
 import ast
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -35,12 +36,38 @@ def check_file(path: Path, settings: Settings) -> CheckedFile:
     if not may_mention_framework(source.text, vocabulary):
         return CheckedFile(path, source)
     try:
-        tree = ast.parse(source.text, filename=str(path))
-    except SyntaxError as error:
-        return CheckedFile(path, source, error=f"cannot parse: {error.msg}", error_line=error.lineno or 1)
-    except ValueError as error:  # null bytes
-        return CheckedFile(path, source, error=f"cannot parse: {error}")
-    return CheckedFile(path, source, tree, reportable(analyze(tree, source.text, vocabulary), source.text, settings))
+        tree = parse(source.text, str(path))
+    except ParseError as error:
+        return CheckedFile(path, source, error=str(error), error_line=error.line)
+    try:
+        findings = analyze(tree, source.text, vocabulary)
+    except Exception as error:  # a bug of ours: reported on this file, never a traceback that stops the run
+        return CheckedFile(path, source, error=internal_error(error))
+    return CheckedFile(path, source, tree, reportable(findings, source.text, settings))
+
+
+class ParseError(Exception):
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def parse(text: str, filename: str) -> ast.Module:
+    """``ast.parse`` with every failure as a ParseError that says where and why, in words a user can act on."""
+    try:
+        return ast.parse(text, filename=filename)
+    except (SyntaxError, ValueError) as error:  # ValueError: null bytes, before Python 3.11.4
+        if "\0" in text:  # reported without a line
+            raise ParseError("cannot parse: the file contains a NUL byte", text.count("\n", 0, text.index("\0")) + 1) from None
+        version = "{}.{}".format(*sys.version_info)
+        message = getattr(error, "msg", None) or str(error)
+        raise ParseError(f"cannot parse with Python {version}: {message}", getattr(error, "lineno", None) or 1) from None
+    except (RecursionError, MemoryError):
+        raise ParseError("cannot parse: nested too deeply for Python's parser", 1) from None
+
+
+def internal_error(error: Exception) -> str:
+    return f"internal error in flake8-weakglobals, please report it: {error!r}"
 
 
 def reportable(findings: list[Finding], text: str, settings: Settings) -> list[Finding]:

@@ -8,7 +8,9 @@ from typing import Any, Iterator
 
 from . import __version__
 from .analysis import analyze
+from .checking import internal_error
 from .config import ConfigError, parse_extra_types
+from .rules import INTERNAL_ERROR
 from .vocabulary import Vocabulary, may_mention_framework
 
 
@@ -46,5 +48,10 @@ class WeakGlobalsChecker:
         source = "".join(self.lines)
         if not may_mention_framework(source, self.vocabulary):
             return
-        for finding in analyze(self.tree, source, self.vocabulary):
+        try:
+            findings = analyze(self.tree, source, self.vocabulary)
+        except Exception as error:  # a bug of ours must not abort the user's whole flake8 run
+            yield 1, 0, f"{INTERNAL_ERROR} {internal_error(error)}", type(self)
+            return
+        for finding in findings:
             yield finding.line, finding.col, finding.message, type(self)

@@ -27,6 +27,9 @@ RULES: dict[str, Rule] = {
         Rule("WG006", "functools cache on a function or method that takes modules or tensors"),
     )
 }
+#: Reported by the flake8 plugin, at line 1, when the analysis itself fails on a file (a bug of ours): the
+#: other files' results still come through, which an exception would prevent.
+INTERNAL_ERROR = "WG000"
 #: Every code is on by default: each one fires only on structural evidence. A code would move to
 #: ``extend_default_ignore`` (opt-in) if the sweeps of torch and DeepSpeed showed it noisy; none did.
 DEFAULT_IGNORED: tuple[str, ...] = ()

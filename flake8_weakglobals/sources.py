@@ -6,8 +6,10 @@ line endings (``\\r\\n`` survives because bytes are decoded, not read in text mo
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import io
 import os
+import stat
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,24 +34,37 @@ class Source:
     path: Path
     text: str
     encoding: str  # as detected: "utf-8", "utf-8-sig" (a BOM), "latin-1", ...
+    digest: bytes  # of the bytes read: a writer checks that nobody changed the file since
 
-    def encode(self, text: str) -> bytes:
-        return text.encode(self.encoding)
+
+def digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def read_source(path: Path) -> Source:
+    """The file's text as Python would decode it. Only regular files are read (a FIFO would block forever)."""
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise SourceError("not a regular file")
         raw = path.read_bytes()
     except OSError as error:
-        raise SourceError(f"cannot read: {error.strerror or error}") from None
+        dangling = " (a symbolic link to a missing file)" if path.is_symlink() and not path.exists() else ""
+        raise SourceError(f"cannot read: {error.strerror or error}{dangling}") from None
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
-        return Source(path, raw.decode(encoding), encoding)
+        return Source(path, raw.decode(encoding), encoding, digest(raw))
     except SyntaxError as error:  # a bad coding cookie
         raise SourceError(f"cannot decode: {error.msg if hasattr(error, 'msg') else error}", error.lineno or 1) from None
-    except (UnicodeDecodeError, LookupError) as error:
-        line = raw[: getattr(error, "start", 0)].count(b"\n") + 1
-        raise SourceError(f"cannot decode: {error}", line) from None
+    except LookupError as error:
+        raise SourceError(f"cannot decode: {error}") from None
+    except UnicodeDecodeError as error:
+        line_start = raw.rfind(b"\n", 0, error.start) + 1
+        line = raw.count(b"\n", 0, error.start) + 1
+        raise SourceError(
+            f"cannot decode as {error.encoding}: byte 0x{raw[error.start]:02x} at column {error.start - line_start + 1} "
+            f"({error.reason}); add a coding cookie or re-encode the file",
+            line,
+        ) from None
 
 
 def is_excluded(path: Path, patterns: Iterable[str]) -> bool:
@@ -58,8 +73,19 @@ def is_excluded(path: Path, patterns: Iterable[str]) -> bool:
 
 
 def python_files(paths: Iterable[Path], exclude: Iterable[str] = ()) -> Iterator[Path]:
-    """Files named on the command line as given; directories walked, skipping VCS, build and environments."""
-    patterns = tuple(exclude)
+    """Files named on the command line as given; directories walked, skipping VCS, build and environments.
+
+    A file reached twice (named twice, or through a symbolic link to another listed file) is yielded once,
+    so it is never rewritten twice."""
+    seen: set[str] = set()
+    for path in _candidates(paths, tuple(exclude)):
+        real = os.path.realpath(path)
+        if real not in seen:
+            seen.add(real)
+            yield path
+
+
+def _candidates(paths: Iterable[Path], patterns: tuple[str, ...]) -> Iterator[Path]:
     for path in paths:
         if is_excluded(path, patterns):
             continue

@@ -38,4 +38,4 @@ def test_an_internal_error_is_reported_on_its_file(tmp_path: Path, monkeypatch: 
 
     monkeypatch.setattr(fixes.job, "check_file", explode)
     result = fixes.job.process(tmp_path / "any.py", Settings())
-    assert result.error == "internal error, please report it: ValueError('boom')"
+    assert result.error == "internal error in flake8-weakglobals, please report it: ValueError('boom')"

@@ -1,0 +1,92 @@
+"""Killing ``python -m fixes.apply`` in the middle of a run over many files never leaves a damaged file.
+
+The signal goes to the whole process group, as Ctrl-C in a terminal or a CI runner's timeout sends it.
+After it, every file is byte for byte either what it was or what a complete run makes of it, and if any
+file was rewritten the vendored runtime it imports is there, complete. Ctrl-C (SIGINT) and SIGTERM also
+clean up: no temporary file is left, and the message says where the run stopped. SIGKILL cannot be
+caught; at most the one temporary file being written is left, under a hidden name, beside its target.
+A second run finishes the job.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from fixes.vendor import vendored_text
+
+PINNING = "from torch import nn\n\nnames = {}\n\n\ndef add(module: nn.Module) -> None:\n    names[module] = 1\n"
+BODY = "".join(f"\n\ndef helper_{index}(x):\n    return x + {index}\n" for index in range(50))
+FILES = 500
+
+
+def fixed(text: str) -> str:
+    head = "from torch import nn\n"
+    return text.replace(head, f"{head}from pkg._weakglobals_runtime import WeakIdMap\n", 1).replace("names = {}", "names = WeakIdMap()")
+
+
+def make_package(root: Path) -> dict[Path, str]:
+    package = root / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    sources = {package / f"m{index:03}.py": PINNING + BODY for index in range(FILES)}
+    for path, text in sources.items():
+        path.write_text(text)
+    return sources
+
+
+def start(root: Path, jobs: int) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "fixes.apply", "--jobs", str(jobs), "pkg"],
+        cwd=root,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, to signal as a terminal does
+    )
+
+
+def wait_for_the_first_rewrite(process: subprocess.Popen[str], sources: dict[Path, str]) -> None:
+    last = max(sources)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if any(path.read_text() != text for path, text in sources.items() if path != last):
+            return
+        time.sleep(0.005)
+    pytest.fail("the run ended or stalled before rewriting a file")
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=["SIGINT", "SIGTERM", "SIGKILL"])
+def test_an_interrupted_run_leaves_every_file_old_or_new(tmp_path: Path, how: signal.Signals, jobs: int) -> None:
+    sources = make_package(tmp_path)
+    process = start(tmp_path, jobs)
+    wait_for_the_first_rewrite(process, sources)
+    time.sleep(0.05)
+    os.killpg(process.pid, how)
+    _, stderr = process.communicate(timeout=120)
+
+    rewritten = [path for path, text in sources.items() if path.read_text() == fixed(text)]
+    untouched = [path for path, text in sources.items() if path.read_text() == text]
+    assert len(rewritten) + len(untouched) == FILES, "a file is neither old nor new"
+    assert rewritten and untouched, "the signal did not land mid-run; the test proved nothing"
+    assert (tmp_path / "pkg" / "_weakglobals_runtime.py").read_text() == vendored_text()
+
+    leftovers = sorted(path.name for path in (tmp_path / "pkg").glob(".*"))
+    if how == signal.SIGKILL:
+        assert process.returncode == -signal.SIGKILL
+        assert len(leftovers) <= 1 and all(name.startswith(".m") and name.endswith(".tmp") for name in leftovers)
+    else:
+        assert process.returncode == 130, stderr
+        assert leftovers == []
+        assert "Traceback" not in stderr
+        assert "interrupted after " in stderr and f"{len(rewritten)} were rewritten completely" in stderr
+
+    finish = subprocess.run([sys.executable, "-m", "fixes.apply", "-q", "pkg"], cwd=tmp_path, capture_output=True, text=True)
+    assert finish.returncode == 0, finish.stderr
+    assert all(path.read_text() == fixed(text) for path, text in sources.items())
