@@ -19,7 +19,7 @@ from typing import Iterator, Optional, Sequence
 from flake8_weakglobals import __version__
 from flake8_weakglobals.config import RUNTIME_MODES, Settings, add_arguments, command_settings
 from flake8_weakglobals.sources import python_files
-from flake8_weakglobals.terminal import Progress, paint
+from flake8_weakglobals.terminal import Progress, paint, quiet_on_broken_pipe
 
 from .atomic import Refused, replace_if_unchanged, write_atomically
 from .job import FileResult, process
@@ -63,6 +63,7 @@ def results(files: Sequence[Path], settings: Settings, jobs: int) -> Iterator[Fi
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+@quiet_on_broken_pipe
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     arguments = parser.parse_args(argv)

@@ -14,7 +14,7 @@ from . import __version__
 from .checking import check_file
 from .config import add_arguments, command_settings
 from .sources import python_files
-from .terminal import Progress, paint
+from .terminal import Progress, paint, quiet_on_broken_pipe
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@quiet_on_broken_pipe
 def main(argv: Optional[Sequence[str]] = None) -> int:
     arguments = build_parser().parse_args(argv)
     settings = command_settings(arguments)

@@ -5,10 +5,11 @@ logs and CI output stay clean.
 """
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
-from typing import TextIO
+from typing import Callable, Optional, Sequence, TextIO
 
 _PROGRESS_THRESHOLD = 200  # files; shorter runs finish before a progress line helps
 
@@ -46,3 +47,18 @@ class Progress:
             self._drawn = 0.0
 
     close = clear
+
+
+def quiet_on_broken_pipe(main: Callable[[Optional[Sequence[str]]], int]) -> Callable[[Optional[Sequence[str]]], int]:
+    """A reader that goes away (``| head``) ends the run quietly, as it does for Unix tools, not with a
+    traceback. Files already written stay written; a write in progress completes or never happens."""
+
+    @functools.wraps(main)
+    def guarded(argv: Optional[Sequence[str]] = None) -> int:
+        try:
+            return main(argv)
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the exit's flush must not fail again
+            return 1
+
+    return guarded

@@ -235,3 +235,16 @@ def test_the_whole_deepspeed_package_is_fixed_and_still_imports(deepspeed_copy: 
     again = fix("deepspeed", cwd=deepspeed_copy)
     assert "fixed 0 containers in 0 files" in again.stdout
     assert {path: path.read_bytes() for path in (deepspeed_copy / "deepspeed").rglob("*.py")} == snapshot
+
+
+def test_a_reader_that_goes_away_ends_the_run_quietly(tmp_path: Path) -> None:
+    """``python -m fixes.apply --diff . | head``: no traceback when ``head`` stops reading."""
+    for index in range(300):
+        write(tmp_path / f"m{index}.py", PINNING)
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "fixes.apply", "--diff", "--jobs", "1", "."], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert reader.stdout is not None and reader.stdout.readline()
+    reader.stdout.close()
+    _, stderr = reader.communicate(timeout=120)
+    assert (reader.returncode, stderr) == (1, b"")
