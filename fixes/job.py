@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 import collections
 import gc
+import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
@@ -38,6 +40,9 @@ class FileResult:
     @property
     def changed(self) -> bool:
         return self.new_text is not None
+
+
+_LINE_NUMBER = re.compile(r"\bline \d+")
 
 
 class VerificationError(Exception):
@@ -90,8 +95,10 @@ def _process(path: Path, settings: Settings) -> FileResult:
 
 def _verify(path: Path, before: ast.Module, text: str, settings: Settings) -> None:
     try:  # compiled from text: compiling a tree recurses in Python, and fails on nesting the text allows
-        compile(text, str(path), "exec", dont_inherit=True)
-        after = ast.parse(text)
+        with warnings.catch_warnings():  # about the user's code, at the rewrite's line numbers: noise here
+            warnings.simplefilter("ignore")
+            compile(text, str(path), "exec", dont_inherit=True)
+            after = ast.parse(text)
     except SyntaxError as error:
         raise VerificationError(f"the rewrite would not compile (line {error.lineno}: {error.msg})") from None
     again = [finding for finding in reportable(analyze(after, text, Vocabulary(settings.extra_types)), text, settings) if finding.fixable]
@@ -111,4 +118,5 @@ def _pyflakes(tree: ast.Module, path: Path) -> collections.Counter[str]:
         messages = Checker(tree, filename=str(path)).messages
     except RecursionError:  # pyflakes recurses once per nesting level
         raise VerificationError("the file is nested too deeply for pyflakes to check the rewrite") from None
-    return collections.Counter(message.message % message.message_args for message in messages)
+    # Without line numbers: "redefinition of unused 'f' from line 9" is not new when an import moved it to 10.
+    return collections.Counter(_LINE_NUMBER.sub("line N", message.message % message.message_args) for message in messages)

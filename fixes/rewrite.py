@@ -59,7 +59,7 @@ def rewrite(source: str, tree: ast.Module, findings: Sequence[Finding], runtime_
     missing = [name for name in needed if name not in bound]
     runtime_import = _runtime_import(tree, runtime_module)
     displaced = collections.Counter(edit.displaces for edit in edits if edit.displaces)
-    uses = _name_uses(tree) if displaced else collections.Counter()
+    uses = _name_uses(tree, set(displaced)) if displaced else collections.Counter()
     unused = {name for name, count in displaced.items() if uses[name] <= count and name in bound}
 
     chunks = _chunks(tree.body)
@@ -202,15 +202,26 @@ def _apply(edit: Edit, node: cst.BaseExpression) -> cst.BaseExpression:
 # --- imports ----------------------------------------------------------------------------------------------
 
 
-def _name_uses(tree: ast.Module) -> collections.Counter[str]:
-    """How often each name is used (loaded, or listed in a string such as ``__all__``), imports aside."""
+def _name_uses(tree: ast.Module, names: set[str]) -> collections.Counter[str]:
+    """How often each of ``names`` is used, imports aside: loaded, listed in a string (``__all__``), or
+    inside a string annotation (``'weakref.WeakSet[Tensor]'``), which pyflakes reads as code too."""
     uses: collections.Counter[str] = collections.Counter()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
+        if isinstance(node, ast.Name) and node.id in names:
             uses[node.id] += 1
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
-            uses[node.value] += 1
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and any(name in node.value for name in names):
+            uses.update(name for name in _names_in_string(node.value) if name in names)
     return uses
+
+
+def _names_in_string(text: str) -> list[str]:
+    if text.isidentifier():
+        return [text]
+    try:
+        expression = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    return [node.id for node in ast.walk(expression) if isinstance(node, ast.Name)]
 
 
 def _names_bound_by_import(statement: ast.stmt) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import sys
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -55,7 +56,9 @@ class ParseError(Exception):
 def parse(text: str, filename: str) -> ast.Module:
     """``ast.parse`` with every failure as a ParseError that says where and why, in words a user can act on."""
     try:
-        return ast.parse(text, filename=filename)
+        with warnings.catch_warnings():  # "is" with a literal, invalid escapes: not ours to report
+            warnings.simplefilter("ignore")
+            return ast.parse(text, filename=filename)
     except (SyntaxError, ValueError) as error:  # ValueError: null bytes, before Python 3.11.4
         if "\0" in text:  # reported without a line
             raise ParseError("cannot parse: the file contains a NUL byte", text.count("\n", 0, text.index("\0")) + 1) from None

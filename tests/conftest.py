@@ -1,6 +1,8 @@
 """Shared paths and helpers: fixtures are files, expectations live inline in them."""
 from __future__ import annotations
 
+import ast
+import collections
 import os
 import re
 from pathlib import Path
@@ -79,3 +81,11 @@ def readme_block(starting_with: str) -> str:
     matches = [text for _, text in readme_blocks() if text.startswith(starting_with)]
     assert len(matches) == 1, f"README blocks starting with {starting_with!r}: {len(matches)}"
     return matches[0]
+
+
+def pyflakes_messages(text: str) -> collections.Counter[str]:
+    """pyflakes' messages without line numbers: an import moved a line down is not a new message."""
+    from pyflakes.checker import Checker
+
+    messages = Checker(ast.parse(text)).messages
+    return collections.Counter(re.sub(r"\bline \d+", "line N", message.message % message.message_args) for message in messages)

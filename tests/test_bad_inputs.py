@@ -70,6 +70,7 @@ def _cases() -> dict[str, Case]:
         if sys.version_info >= (3, 12)
         else Case(newer.encode(), error=f"8: cannot parse with Python {PYTHON}: invalid syntax", lint_error=True)
     )
+    warning = PINNING + 'assert (names, 1)\nsame = 1 is 1\npattern = "\\d"\n'  # compiling these warns
     mixed, mixed_fixed = _mixed_endings()
     return {
         # odd but valid: fixed, every other byte kept
@@ -81,6 +82,7 @@ def _cases() -> dict[str, Case]:
         "match_statement.py": Case(match.encode(), fixed(match).encode()),
         "x.py/inside_a_directory_named_x_py.py": Case(PINNING.encode(), fixed(PINNING).encode()),
         "empty.py": Case(b""),
+        "syntax_warnings.py": Case(warning.encode(), fixed(warning).encode()),
         "python312.py": newer_case,
         # bad: one line each, untouched
         "syntax_error.py": Case(b"import torch\n\ndef broken(:\n", error=f"3: cannot parse with Python {PYTHON}: invalid syntax", lint_error=True),

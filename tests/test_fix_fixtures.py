@@ -3,24 +3,17 @@ verification). Each pair is also checked for idempotency, compilation and pyflak
 from __future__ import annotations
 
 import ast
-import collections
 import shutil
 from pathlib import Path
 
 import pytest
-from pyflakes.checker import Checker
 
-from conftest import HERE
+from conftest import HERE, pyflakes_messages
 from fixes.job import process
 from flake8_weakglobals.config import Settings
 
 PAIRS = sorted((HERE / "fixtures" / "fix").glob("*.in.py"))
 IMPORT_MODE = Settings(runtime="import")  # a fixed import line, wherever the test runs
-
-
-def pyflakes(source: str) -> collections.Counter[str]:
-    messages = Checker(ast.parse(source)).messages
-    return collections.Counter(message.message % message.message_args for message in messages)
 
 
 @pytest.mark.parametrize("before", PAIRS, ids=lambda path: path.name.removesuffix(".in.py"))
@@ -38,7 +31,7 @@ def test_rewrite_matches_the_expected_output(before: Path, tmp_path: Path) -> No
     again = process(subject, IMPORT_MODE)
     assert not again.changed and again.error is None, "a second run must change nothing"
     compile(expected, str(after), "exec")
-    assert not (pyflakes(expected) - pyflakes(before.read_text())), "pyflakes must report nothing new"
+    assert not (pyflakes_messages(expected) - pyflakes_messages(before.read_text())), "pyflakes must report nothing new"
 
 
 def test_every_edit_kind_has_a_pair() -> None:

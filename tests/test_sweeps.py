@@ -4,16 +4,14 @@ codemod's output on each flagged file is checked here independently of the codem
 from __future__ import annotations
 
 import ast
-import collections
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from pyflakes.checker import Checker
 
-from conftest import installed_package
+from conftest import installed_package, pyflakes_messages
 from flake8_weakglobals.analysis import analyze
 from flake8_weakglobals.vocabulary import Vocabulary, may_mention_framework
 
@@ -74,9 +72,6 @@ def test_flake8_over_both_packages_reports_exactly_these_and_nothing_else() -> N
     assert found == EXPECTED
 
 
-def _pyflakes(text: str) -> collections.Counter[str]:
-    """Messages without their positions: an import moved down a line is not a new message."""
-    return collections.Counter(message.message % message.message_args for message in Checker(ast.parse(text)).messages)
 
 
 def test_the_codemod_on_every_flagged_file_compiles_converges_and_adds_no_pyflakes_message(tmp_path: Path) -> None:
@@ -96,7 +91,7 @@ def test_the_codemod_on_every_flagged_file_compiles_converges_and_adds_no_pyflak
     for path, before in originals.items():
         after = path.read_text()
         compile(after, str(path), "exec", dont_inherit=True)
-        assert not _pyflakes(after) - _pyflakes(before), path
+        assert not pyflakes_messages(after) - pyflakes_messages(before), path
     snapshot = {path: path.read_bytes() for path in tmp_path.rglob("*.py")}
     again = subprocess.run([sys.executable, "-m", "fixes.apply", "--check", "."], cwd=tmp_path, capture_output=True, text=True)
     assert again.returncode == 1 and "would fix 0 containers in 0 files" in again.stdout  # 1: the same left by hand
