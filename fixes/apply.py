@@ -133,7 +133,7 @@ class Report:
             self._error(result.path, result.fixed[0].line, f"left unchanged: {blocked}")
             return
         if self.arguments.diff:
-            self._diff(str(result.path), result.old_text, result.new_text)
+            self._diff(_relative(result.path), result.old_text, result.new_text)
         elif not self.arguments.check:
             try:
                 replace_if_unchanged(result.path, result.new_text.encode(result.encoding), result.digest)
@@ -211,10 +211,12 @@ class Report:
 
 
 def _relative(path: Path) -> str:
+    """How a diff names a file: relative to here when inside, else its absolute path without the root
+    (``a/tmp/x.py``, as git writes it)."""
     try:
-        return str(path.relative_to(Path.cwd()))
+        return str(path.absolute().relative_to(Path.cwd()))
     except ValueError:
-        return str(path)
+        return str(path).lstrip("/")
 
 
 if __name__ == "__main__":
