@@ -21,10 +21,10 @@ class NoqaMap:
     """Answers "is this code silenced on this line?" for one module's source."""
 
     def __init__(self, source: str) -> None:
-        self._mentioned = _MENTION.search(source) is not None  # else nothing is silenced: skip tokenizing
-        self._lines = source.splitlines(keepends=True) if self._mentioned else []
+        mentioned = _MENTION.search(source) is not None  # else nothing is silenced: skip splitting and tokenizing
+        self._lines = source.splitlines(keepends=True) if mentioned else []
         self._whole_file = any(_FILE.match(line) for line in self._lines)
-        self._ranges = self._line_ranges(source) if self._mentioned else {}
+        self._ranges = self._line_ranges(source) if mentioned else {}
 
     def _line_ranges(self, source: str) -> dict[int, str]:
         """Each line mapped to the text flake8 searches for its ``# noqa`` (flake8's own grouping)."""
@@ -44,8 +44,6 @@ class NoqaMap:
         return ranges
 
     def silences(self, code: str, line: int) -> bool:
-        if not self._mentioned:
-            return False
         if self._whole_file:
             return True
         text = self._ranges.get(line)
