@@ -64,45 +64,45 @@ KEYS = ("key", "module", "p", "id(key)", "id(p)", "key.weight", "name", "'litera
 COMMENTS = ("", "  # a comment", "  # noqa: WG001", "  # noqa", "  # noqa: WG002,WG003", "  # noqa:E501")
 
 
-def _use(container: str, key: str) -> st.SearchStrategy[list[str]]:
-    """Statements that use ``container`` with ``key``, each a list of lines (indented by the caller)."""
-    value = st.sampled_from(("1", "name", "key", "[]", "None", "len(name)"))
-    return st.one_of(
-        value.map(lambda v: [f"{container}[{key}] = {v}"]),
-        value.map(lambda v: [f"{container}.setdefault({key}, {v})"]),
-        st.just([f"{container}.add({key})"]),
-        st.just([f"{container}.append({key})"]),
-        st.just([f"{container}.discard({key})"]),
-        value.map(lambda v: [f"{container}.update({{{key}: {v}}})"]),
-        st.just([f"{container}[{key}] += 1"]),
-        st.just([f"del {container}[{key}]"]),
-        st.just([f"{container}.pop({key}, None)"]),
-        st.just([f"{container}.clear()"]),
-        st.just([f"result = {container}.get({key})"]),
-        st.just([f"if {key} in {container}:", "    return True"]),
-        st.just([f"for item in {container}:", "    print(item)"]),
-        st.just([f"for item, value in {container}.items():", "    print(item, value)"]),
-        st.just(["for n, m in key.named_modules():", f"    {container}[m] = n"]),
-        st.just(["for n, q in key.named_parameters():", f"    {container}.setdefault(q, n)"]),
-        st.just(["for q in key.parameters():", f"    {container}.add(q)"]),
-        st.just([f"total = len({container})"]),
-        st.just([f"other = {container}"]),
-        st.just([f"print({container})"]),
-        st.just([f"{container} |= {{{key}: 1}}"]),
-        st.just([f"merged = {container} | {{}}"]),
-        st.just([f"if (found := {container}.get({key})) is not None:", "    return found"]),
-        st.just([f"callback = lambda: {container}.clear()"]),
-        st.just(["def inner(x: nn.Module):", f"    {container}[x] = 1"]),
-        st.just([f"{container} = {{}}"]),
-        st.just(["with lock:", f"    {container}[{key}] = 2"]),
-        st.just(["try:", f"    value = {container}[{key}]", "except KeyError:", "    value = None"]),
-        st.just(["match key:", "    case {'k': v}:", f"        {container}[v] = 1", "    case _:", "        pass"]),
-        st.just([f"return {{x: y for x, y in {container}.items()}}"]),
-        # id()-keyed caches, the WG005 shape, in several spellings
-        st.just([f"{container}[id(p)] = p"]),
-        st.just([f"if id(key) in {container}:", f"    return {container}[id(key)]", f"{container}[id(key)] = key"]),
-        st.just([f"return {container}.setdefault(id(key), len({container}))"]),
-    )
+#: Statements that use a container ``{c}`` with a key ``{k}`` and a value ``{v}`` (lines split on "\n",
+#: indented by the caller): fills, reads, removals, rebinding, escapes and operators that stop a fix.
+USES = (
+    "{c}[{k}] = {v}",
+    "{c}.setdefault({k}, {v})",
+    "{c}.add({k})",
+    "{c}.append({k})",
+    "{c}.discard({k})",
+    "{c}.update({{{k}: {v}}})",
+    "{c}[{k}] += 1",
+    "del {c}[{k}]",
+    "{c}.pop({k}, None)",
+    "{c}.clear()",
+    "result = {c}.get({k})",
+    "if {k} in {c}:\n    return True",
+    "for item in {c}:\n    print(item)",
+    "for item, value in {c}.items():\n    print(item, value)",
+    "for n, m in key.named_modules():\n    {c}[m] = n",
+    "for n, q in key.named_parameters():\n    {c}.setdefault(q, n)",
+    "for q in key.parameters():\n    {c}.add(q)",
+    "total = len({c})",
+    "other = {c}",
+    "print({c})",
+    "{c} |= {{{k}: 1}}",
+    "merged = {c} | {{}}",
+    "if (found := {c}.get({k})) is not None:\n    return found",
+    "callback = lambda: {c}.clear()",
+    "def inner(x: nn.Module):\n    {c}[x] = 1",
+    "{c} = {{}}",
+    "with lock:\n    {c}[{k}] = 2",
+    "try:\n    value = {c}[{k}]\nexcept KeyError:\n    value = None",
+    "match key:\n    case {{'k': v}}:\n        {c}[v] = 1\n    case _:\n        pass",
+    "return {{x: y for x, y in {c}.items()}}",
+    # id()-keyed caches, the WG005 shape, in several spellings
+    "{c}[id(p)] = p",
+    "if id(key) in {c}:\n    return {c}[id(key)]\n{c}[id(key)] = key",
+    "return {c}.setdefault(id(key), len({c}))",
+)
+VALUES = ("1", "name", "key", "[]", "None", "len(name)")
 
 
 @st.composite
@@ -120,7 +120,8 @@ def function(draw: st.DrawFn, containers: tuple[str, ...], method: bool = False)
         body.append(f"global {', '.join(rebound)}")
     for container in used:
         target = f"self.{container}" if method and draw(st.booleans()) else container
-        body += draw(_use(target, draw(st.sampled_from(KEYS))))
+        use = draw(st.sampled_from(USES)).format(c=target, k=draw(st.sampled_from(KEYS)), v=draw(st.sampled_from(VALUES)))
+        body += use.split("\n")
     body.append(draw(st.sampled_from(("pass", "return None", f"return {used[0]}"))))
     header = [decorator] if decorator else []
     return [*header, f"def {name}_{draw(st.integers(0, 9))}({', '.join(parameters)}):", *(f"    {line}" for line in body)]
