@@ -2,7 +2,7 @@
 
 Exit codes: 0 nothing left to do; 1 changes needed (``--check``/``--diff``), findings left to fix by hand,
 or (with ``--exit-non-zero-on-fix``) files changed; 2 usage errors, bad configuration, or files that could
-not be read, parsed or safely rewritten. Errors go to stderr as ``path:line: message``.
+not be read, parsed or safely rewritten; 130 interrupted. Errors go to stderr as ``path:line: message``.
 """
 from __future__ import annotations
 
@@ -34,7 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Rewrite module- and class-level containers that pin modules, parameters and tensors "
         "into WeakIdMap / WeakIdSet (flake8-weakglobals).",
         epilog="Exit codes: 0 nothing left to do; 1 changes needed (--check/--diff) or findings left to fix "
-        "by hand; 2 usage errors or files that could not be read, parsed or rewritten.",
+        "by hand; 2 usage errors or files that could not be read, parsed or rewritten; 130 interrupted (files "
+        "already written are complete, the others unchanged).",
     )
     add_arguments(parser)
     mode = parser.add_mutually_exclusive_group()

@@ -2,17 +2,20 @@
 
 Prints ``path:line:col: WG001 message`` for each finding, honours ``# noqa`` as flake8 does, and reads
 ``[tool.weakglobals]`` from pyproject.toml. Exit codes: 0 nothing found, 1 findings, 2 usage errors, bad
-configuration, or files that could not be read or parsed (the other files are still checked).
+configuration, or files that could not be read or parsed (the other files are still checked), 130
+interrupted (Ctrl-C, SIGTERM).
 """
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+from pathlib import Path
 from typing import Optional, Sequence
 
 from . import __version__
 from .checking import check_file
-from .config import add_arguments, command_settings
+from .config import Settings, add_arguments, command_settings
 from .sources import python_files
 from .terminal import Progress, paint, quiet_on_broken_pipe
 
@@ -22,7 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="weakglobals",
         description="Find module- and class-level containers that keep PyTorch modules, parameters and "
         "tensors alive (the flake8-weakglobals rules, without flake8).",
-        epilog="Exit codes: 0 nothing found; 1 findings; 2 usage errors or files that could not be read or parsed.",
+        epilog="Exit codes: 0 nothing found; 1 findings; 2 usage errors or files that could not be read or parsed; "
+        "130 interrupted.",
     )
     add_arguments(parser)
     parser.add_argument("--version", action="version", version=f"flake8-weakglobals {__version__}")
@@ -33,9 +37,22 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     arguments = build_parser().parse_args(argv)
     settings = command_settings(arguments)
-    found = errors = 0
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     files = list(python_files(arguments.paths, settings.exclude))
     progress = Progress(len(files))
+    try:
+        found, errors = _check(files, settings, progress)
+    except KeyboardInterrupt:
+        progress.close()
+        print("interrupted", file=sys.stderr)
+        return 130
+    progress.close()
+    return 2 if errors else 1 if found else 0
+
+
+def _check(files: list[Path], settings: Settings, progress: Progress) -> tuple[int, int]:
+    """Prints each file's findings and errors as it goes; returns how many of each."""
+    found = errors = 0
     for done, path in enumerate(files, start=1):
         progress.update(done)
         checked = check_file(path, settings)
@@ -48,8 +65,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             found += 1
             code, _, message = finding.message.partition(" ")
             print(f"{paint(str(path), '1')}:{finding.line}:{finding.col + 1}: {paint(code, '31')} {message}")
-    progress.close()
-    return 2 if errors else 1 if found else 0
+    return found, errors
 
 
 if __name__ == "__main__":

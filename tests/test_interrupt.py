@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import installed_package
 from fixes.vendor import vendored_text
 
 PINNING = "from torch import nn\n\nnames = {}\n\n\ndef add(module: nn.Module) -> None:\n    names[module] = 1\n"
@@ -90,3 +91,19 @@ def test_an_interrupted_run_leaves_every_file_old_or_new(tmp_path: Path, how: si
     finish = subprocess.run([sys.executable, "-m", "fixes.apply", "-q", "pkg"], cwd=tmp_path, capture_output=True, text=True)
     assert finish.returncode == 0, finish.stderr
     assert all(path.read_text() == fixed(text) for path, text in sources.items())
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_the_linter_stops_cleanly_too(how: signal.Signals) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "flake8_weakglobals.lint", str(installed_package("torch"))],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    time.sleep(2)  # the whole tree takes about ten seconds
+    assert process.poll() is None, "the run ended before the signal"
+    os.killpg(process.pid, how)
+    _, stderr = process.communicate(timeout=60)
+    assert (process.returncode, stderr) == (130, "interrupted\n")
