@@ -31,6 +31,7 @@ _NODE_TYPES: dict[EditKind, tuple[type, ...]] = {
 }
 _ATOMS = (cst.Name, cst.Attribute, cst.Subscript, cst.Call, cst.SimpleString, cst.Integer)
 _LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+$")  # the tokenizer's lines (not str.splitlines')
+_ENDINGS = ("\n", "\r")
 
 
 class RewriteError(Exception):
@@ -98,11 +99,14 @@ def _chunks(statements: list[ast.stmt]) -> list[_Chunk]:
 
 def _rewrite_chunk(text: str, chunk: _Chunk, runtime_module: str) -> str:
     try:
-        return _rewrite_parsed_chunk(text, chunk, runtime_module)
+        new = _rewrite_parsed_chunk(text, chunk, runtime_module)
     except RecursionError:
         raise RewriteError(f"line {chunk.first}: the statement is nested too deeply for libcst to rewrite") from None
     except cst.ParserSyntaxError as error:
         raise RewriteError(f"line {chunk.first + error.raw_line - 1}: libcst cannot parse this statement: {error.message}") from None
+    if new and text.endswith(_ENDINGS) and not new.endswith(_ENDINGS):  # libcst drops a final lone "\r"
+        new += "\r\n" if text.endswith("\r\n") else text[-1]
+    return new
 
 
 def _rewrite_parsed_chunk(text: str, chunk: _Chunk, runtime_module: str) -> str:

@@ -62,6 +62,7 @@ def _cases() -> dict[str, Case]:
     latin = "# -*- coding: latin-1 -*-\n# caf\xe9 cr\xe8me\n" + PINNING
     bom = "# \u00e9t\u00e9\n" + PINNING
     crlf = PINNING.replace("\n", "\r\n")
+    cr = PINNING.replace("\n", "\r")
     tabs = PINNING.replace("    ", "\t")
     match = PINNING + "\n\ndef g(value):\n    match value:\n        case {'names': names}:\n            names[0] = 1\n        case [nn.Module() as m, *_]:\n            return m\n"
     newer = PINNING + "type Alias = dict[nn.Module, str]\n\n\ndef first[T](items: list[T]) -> T:\n    return items[0]\n"
@@ -77,6 +78,7 @@ def _cases() -> dict[str, Case]:
         "latin1_cookie.py": Case(latin.encode("latin-1"), fixed(latin).encode("latin-1")),
         "utf8_bom.py": Case(b"\xef\xbb\xbf" + bom.encode(), b"\xef\xbb\xbf" + fixed(bom).encode()),
         "crlf.py": Case(crlf.encode(), fixed(crlf, "\r\n").encode()),
+        "cr_only.py": Case(cr.encode(), fixed(cr, "\r").encode()),  # classic Mac OS
         "mixed_endings.py": Case(mixed, mixed_fixed),
         "tabs.py": Case(tabs.encode(), fixed(tabs).encode()),
         "match_statement.py": Case(match.encode(), fixed(match).encode()),
