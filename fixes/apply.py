@@ -12,6 +12,7 @@ import os
 import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from itertools import repeat
 from pathlib import Path
 from typing import Iterator, Optional, Sequence
@@ -60,8 +61,22 @@ def results(files: Sequence[Path], settings: Settings, jobs: int) -> Iterator[Fi
     try:
         chunk = max(1, min(64, len(files) // (jobs * 8)))
         yield from pool.map(process, files, repeat(settings), chunksize=chunk)
+    except BrokenProcessPool:
+        _kill_workers(pool)
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    """After one worker died (the out-of-memory killer, say), kill the others: before Python 3.14's
+    ``kill_workers`` the pool leaves them running and ``shutdown`` can wait for them forever."""
+    kill = getattr(pool, "kill_workers", None)
+    if kill is not None:
+        kill()
+        return
+    for worker in list((getattr(pool, "_processes", None) or {}).values()):
+        worker.kill()
 
 
 @quiet_on_broken_pipe
@@ -78,7 +93,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         for result in results(files, settings, arguments.jobs or os.cpu_count() or 1):
             report.add(result)
     except KeyboardInterrupt:
-        return report.interrupted()
+        return report.interrupted("interrupted")
+    except BrokenProcessPool:  # a worker was killed (out of memory, say): stop as an interrupt does
+        report.interrupted("a worker process died")
+        return 2
     return report.finish()
 
 
@@ -120,10 +138,10 @@ class Report:
             return 1
         return 0
 
-    def interrupted(self) -> int:
+    def interrupted(self, why: str) -> int:
         self.progress.close()
         done = "would be changed" if self.dry_run else "were rewritten completely"
-        print(f"interrupted after {self.checked} of {self.progress.total} files: {self.changed} {done}, "
+        print(f"{why} after {self.checked} of {self.progress.total} files: {self.changed} {done}, "
               "every other file is unchanged", file=sys.stderr)
         return 130
 

@@ -107,3 +107,20 @@ def test_the_linter_stops_cleanly_too(how: signal.Signals) -> None:
     os.killpg(process.pid, how)
     _, stderr = process.communicate(timeout=60)
     assert (process.returncode, stderr) == (130, "interrupted\n")
+
+
+def test_a_worker_killed_mid_run_stops_the_run_with_every_file_old_or_new(tmp_path: Path) -> None:
+    """As the kernel's out-of-memory killer would: one worker process gets SIGKILL."""
+    sources = make_package(tmp_path)
+    process = start(tmp_path, jobs=2)
+    wait_for_the_first_rewrite(process, sources)
+    workers = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()
+    assert workers, "no worker processes"
+    os.kill(int(workers[0]), signal.SIGKILL)
+    _, stderr = process.communicate(timeout=120)
+
+    assert process.returncode == 2 and "Traceback" not in stderr, stderr
+    assert stderr.startswith("a worker process died after ") and "every other file is unchanged" in stderr
+    rewritten = sum(path.read_text() == fixed(text) for path, text in sources.items())
+    untouched = sum(path.read_text() == text for path, text in sources.items())
+    assert rewritten + untouched == FILES and rewritten and untouched
