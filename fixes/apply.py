@@ -57,7 +57,7 @@ def results(files: Sequence[Path], settings: Settings, jobs: int) -> Iterator[Fi
     if jobs <= 1 or len(files) < _POOL_THRESHOLD:
         yield from (process(path, settings) for path in files)
         return
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_the_parent)
     try:
         chunk = max(1, min(64, len(files) // (jobs * 8)))
         yield from pool.map(process, files, repeat(settings), chunksize=chunk)
@@ -66,6 +66,13 @@ def results(files: Sequence[Path], settings: Settings, jobs: int) -> Iterator[Fi
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """Ctrl-C reaches every process of the group: workers ignore it, so that the parent, which stops the
+    run cleanly, sees an interrupt rather than a pool broken by workers dying of it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def _kill_workers(pool: ProcessPoolExecutor) -> None:
@@ -87,15 +94,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.error("--jobs must be at least 1")
     settings = command_settings(arguments)
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # a killed CI job cleans up as Ctrl-C does
-    files = list(python_files(arguments.paths, settings.exclude))
-    report = Report(arguments, len(files))
+    report = Report(arguments)
     try:
+        files = list(python_files(arguments.paths, settings.exclude))
+        report.begin(len(files))
         for result in results(files, settings, arguments.jobs or os.cpu_count() or 1):
             report.add(result)
     except KeyboardInterrupt:
-        return report.interrupted("interrupted")
+        report.stopped("interrupted")
+        return 130
     except BrokenProcessPool:  # a worker was killed (out of memory, say): stop as an interrupt does
-        report.interrupted("a worker process died")
+        report.stopped("a worker process died")
         return 2
     return report.finish()
 
@@ -104,16 +113,19 @@ class Report:
     """Takes each file's result as it comes: writes it (its runtime copy first), prints the outcome, and
     at the end picks the exit code. Writing as results arrive keeps an interrupted run's work."""
 
-    def __init__(self, arguments: argparse.Namespace, total: int) -> None:
+    def __init__(self, arguments: argparse.Namespace) -> None:
         self.arguments = arguments
         self.dry_run = arguments.diff or arguments.check
-        self.progress = Progress(total)
+        self.progress = Progress(0)  # until the files are listed
         self.checked = 0
         self.changed = 0
         self.fixes = 0
         self.left = 0
         self.errors = 0
         self.copies: dict[Path, Optional[str]] = {}  # vendored copy -> why it could not be written, or None
+
+    def begin(self, total: int) -> None:
+        self.progress = Progress(total)
 
     def add(self, result: FileResult) -> None:
         self.checked += 1
@@ -138,12 +150,12 @@ class Report:
             return 1
         return 0
 
-    def interrupted(self, why: str) -> int:
+    def stopped(self, why: str) -> None:
+        """Says where a run that could not finish stopped, and that no file is half-written."""
         self.progress.close()
         done = "would be changed" if self.dry_run else "were rewritten completely"
         print(f"{why} after {self.checked} of {self.progress.total} files: {self.changed} {done}, "
               "every other file is unchanged", file=sys.stderr)
-        return 130
 
     def _change(self, result: FileResult) -> None:
         assert result.new_text is not None

@@ -38,9 +38,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     arguments = build_parser().parse_args(argv)
     settings = command_settings(arguments)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    files = list(python_files(arguments.paths, settings.exclude))
-    progress = Progress(len(files))
+    progress = Progress(0)  # until the files are listed
     try:
+        files = list(python_files(arguments.paths, settings.exclude))
+        progress = Progress(len(files))
         found, errors = _check(files, settings, progress)
     except KeyboardInterrupt:
         progress.close()
