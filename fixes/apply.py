@@ -11,6 +11,8 @@ import difflib
 import os
 import signal
 import sys
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import repeat
@@ -57,7 +59,7 @@ def results(files: Sequence[Path], settings: Settings, jobs: int) -> Iterator[Fi
     if jobs <= 1 or len(files) < _POOL_THRESHOLD:
         yield from (process(path, settings) for path in files)
         return
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_the_parent)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_setup, initargs=(os.getpid(),))
     try:
         chunk = max(1, min(64, len(files) // (jobs * 8)))
         yield from pool.map(process, files, repeat(settings), chunksize=chunk)
@@ -68,11 +70,19 @@ def results(files: Sequence[Path], settings: Settings, jobs: int) -> Iterator[Fi
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _leave_interrupts_to_the_parent() -> None:
+def _worker_setup(parent: int) -> None:
     """Ctrl-C reaches every process of the group: workers ignore it, so that the parent, which stops the
-    run cleanly, sees an interrupt rather than a pool broken by workers dying of it."""
+    run cleanly, sees an interrupt rather than a pool broken by workers dying of it. A worker whose
+    parent was killed outright exits rather than waiting for work forever."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+
+
+def _exit_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 def _kill_workers(pool: ProcessPoolExecutor) -> None:

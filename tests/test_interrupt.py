@@ -9,12 +9,14 @@ A second run finishes the job.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Iterator, Optional
 
 import pytest
 
@@ -41,15 +43,35 @@ def make_package(root: Path) -> dict[Path, str]:
     return sources
 
 
-def start(root: Path, jobs: int) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "fixes.apply", "--jobs", str(jobs), "pkg"],
-        cwd=root,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own process group, to signal as a terminal does
+@contextlib.contextmanager
+def running(arguments: list[str], cwd: Optional[Path] = None) -> Iterator[subprocess.Popen[str]]:
+    """A command in its own process group (to signal it as a terminal does), killed whole if the test fails."""
+    process = subprocess.Popen(
+        [sys.executable, *arguments], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True
     )
+    try:
+        yield process
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def fixing(root: Path, jobs: int) -> contextlib.AbstractContextManager[subprocess.Popen[str]]:
+    return running(["-m", "fixes.apply", "--jobs", str(jobs), "pkg"], cwd=root)
+
+
+def workers_of(process: subprocess.Popen[str]) -> list[int]:
+    listed = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()
+    assert listed, "no worker processes"
+    return [int(pid) for pid in listed]
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] not in "ZX"  # a zombie is gone
+    except (FileNotFoundError, IndexError):
+        return False
 
 
 def wait_for_the_first_rewrite(process: subprocess.Popen[str], sources: dict[Path, str]) -> None:
@@ -66,11 +88,11 @@ def wait_for_the_first_rewrite(process: subprocess.Popen[str], sources: dict[Pat
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=["SIGINT", "SIGTERM", "SIGKILL"])
 def test_an_interrupted_run_leaves_every_file_old_or_new(tmp_path: Path, how: signal.Signals, jobs: int) -> None:
     sources = make_package(tmp_path)
-    process = start(tmp_path, jobs)
-    wait_for_the_first_rewrite(process, sources)
-    time.sleep(0.05)
-    os.killpg(process.pid, how)
-    _, stderr = process.communicate(timeout=120)
+    with fixing(tmp_path, jobs) as process:
+        wait_for_the_first_rewrite(process, sources)
+        time.sleep(0.05)
+        os.killpg(process.pid, how)
+        _, stderr = process.communicate(timeout=120)
 
     rewritten = [path for path, text in sources.items() if path.read_text() == fixed(text)]
     untouched = [path for path, text in sources.items() if path.read_text() == text]
@@ -95,32 +117,37 @@ def test_an_interrupted_run_leaves_every_file_old_or_new(tmp_path: Path, how: si
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_the_linter_stops_cleanly_too(how: signal.Signals) -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "flake8_weakglobals.lint", str(installed_package("torch"))],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    time.sleep(2)  # the whole tree takes about ten seconds
-    assert process.poll() is None, "the run ended before the signal"
-    os.killpg(process.pid, how)
-    _, stderr = process.communicate(timeout=60)
+    with running(["-m", "flake8_weakglobals.lint", str(installed_package("torch"))]) as process:
+        time.sleep(2)  # the whole tree takes about ten seconds
+        assert process.poll() is None, "the run ended before the signal"
+        os.killpg(process.pid, how)
+        _, stderr = process.communicate(timeout=60)
     assert (process.returncode, stderr) == (130, "interrupted\n")
 
 
 def test_a_worker_killed_mid_run_stops_the_run_with_every_file_old_or_new(tmp_path: Path) -> None:
     """As the kernel's out-of-memory killer would: one worker process gets SIGKILL."""
     sources = make_package(tmp_path)
-    process = start(tmp_path, jobs=2)
-    wait_for_the_first_rewrite(process, sources)
-    workers = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()
-    assert workers, "no worker processes"
-    os.kill(int(workers[0]), signal.SIGKILL)
-    _, stderr = process.communicate(timeout=120)
+    with fixing(tmp_path, jobs=2) as process:
+        wait_for_the_first_rewrite(process, sources)
+        os.kill(workers_of(process)[0], signal.SIGKILL)
+        _, stderr = process.communicate(timeout=120)
 
     assert process.returncode == 2 and "Traceback" not in stderr, stderr
     assert stderr.startswith("a worker process died after ") and "every other file is unchanged" in stderr
     rewritten = sum(path.read_text() == fixed(text) for path, text in sources.items())
     untouched = sum(path.read_text() == text for path, text in sources.items())
     assert rewritten + untouched == FILES and rewritten and untouched
+
+
+def test_workers_exit_when_their_parent_is_killed_alone(tmp_path: Path) -> None:
+    """As when the out-of-memory killer picks the parent: its workers must not wait for work forever."""
+    sources = make_package(tmp_path)
+    with fixing(tmp_path, jobs=2) as process:
+        wait_for_the_first_rewrite(process, sources)
+        workers = workers_of(process)
+        os.kill(process.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 20
+        while any(map(alive, workers)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(map(alive, workers)), "orphaned workers are still running"
