@@ -22,7 +22,7 @@ from typing import Iterator, Optional, Sequence
 from flake8_weakglobals import __version__
 from flake8_weakglobals.config import RUNTIME_MODES, Settings, add_arguments, command_settings
 from flake8_weakglobals.sources import python_files
-from flake8_weakglobals.terminal import Progress, paint, quiet_on_broken_pipe
+from flake8_weakglobals.terminal import Progress, paint, command_line
 
 from .atomic import Refused, replace_if_unchanged, write_atomically
 from .job import FileResult, process
@@ -96,14 +96,13 @@ def _kill_workers(pool: ProcessPoolExecutor) -> None:
         worker.kill()
 
 
-@quiet_on_broken_pipe
+@command_line
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     arguments = parser.parse_args(argv)
     if arguments.jobs is not None and arguments.jobs < 1:
         parser.error("--jobs must be at least 1")
     settings = command_settings(arguments)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)  # a killed CI job cleans up as Ctrl-C does
     report = Report(arguments)
     try:
         files = list(python_files(arguments.paths, settings.exclude))

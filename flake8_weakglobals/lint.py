@@ -8,7 +8,6 @@ interrupted (Ctrl-C, SIGTERM).
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 from pathlib import Path
 from typing import Optional, Sequence
@@ -17,7 +16,7 @@ from . import __version__
 from .checking import check_file
 from .config import Settings, add_arguments, command_settings
 from .sources import python_files
-from .terminal import Progress, paint, quiet_on_broken_pipe
+from .terminal import Progress, paint, command_line
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,11 +32,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-@quiet_on_broken_pipe
+@command_line
 def main(argv: Optional[Sequence[str]] = None) -> int:
     arguments = build_parser().parse_args(argv)
     settings = command_settings(arguments)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
     progress = Progress(0)  # until the files are listed
     try:
         files = list(python_files(arguments.paths, settings.exclude))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import sys
 import time
 from typing import Callable, Optional, Sequence, TextIO
@@ -49,12 +50,15 @@ class Progress:
     close = clear
 
 
-def quiet_on_broken_pipe(main: Callable[[Optional[Sequence[str]]], int]) -> Callable[[Optional[Sequence[str]]], int]:
-    """A reader that goes away (``| head``) ends the run quietly, as it does for Unix tools, not with a
-    traceback. Files already written stay written; a write in progress completes or never happens."""
+def command_line(main: Callable[[Optional[Sequence[str]]], int]) -> Callable[[Optional[Sequence[str]]], int]:
+    """What both command lines do at their edge. SIGTERM (a CI job's timeout) arrives as Ctrl-C does, so
+    each command stops cleanly in its own ``except KeyboardInterrupt``. A reader that goes away (``| head``)
+    ends the run quietly, as for Unix tools: files already written stay written, and a write in progress
+    completes or never happens."""
 
     @functools.wraps(main)
     def guarded(argv: Optional[Sequence[str]] = None) -> int:
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
         try:
             return main(argv)
         except BrokenPipeError:

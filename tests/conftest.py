@@ -15,6 +15,15 @@ LINT_FIXTURES = HERE / "fixtures" / "lint"
 EXPECT = re.compile(r"# expect: (WG\d{3}(?:, WG\d{3})*)")
 IN_CI = os.environ.get("CI") == "true"
 
+#: The smallest pinning module: a global dict filled with ``nn.Module`` keys (WG001, fixable).
+PINNING = "from torch import nn\n\nnames = {}\n\n\ndef add(module: nn.Module) -> None:\n    names[module] = 1\n"
+
+
+def fixed(text: str, newline: str = "\n", runtime: str = "flake8_weakglobals.runtime") -> str:
+    """What the codemod makes of a file built around PINNING, importing the runtime from ``runtime``."""
+    head = f"from torch import nn{newline}"
+    return text.replace(head, f"{head}from {runtime} import WeakIdMap{newline}", 1).replace("names = {}", "names = WeakIdMap()")
+
 
 def expected_findings(path: Path) -> set[tuple[int, str]]:
     """``(line, code)`` for every ``# expect: WG00x`` comment in a fixture."""

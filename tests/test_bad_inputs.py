@@ -19,18 +19,11 @@ from typing import Optional
 
 import pytest
 
+from conftest import PINNING, fixed
 from flake8_weakglobals import plugin
 from flake8_weakglobals.plugin import WeakGlobalsChecker
 
-PINNING = "from torch import nn\n\nnames = {}\n\n\ndef add(module: nn.Module) -> None:\n    names[module] = 1\n"
-RUNTIME_IMPORT = "from flake8_weakglobals.runtime import WeakIdMap"
 PYTHON = "{}.{}".format(*sys.version_info)
-
-
-def fixed(text: str, newline: str = "\n") -> str:
-    """What ``--runtime import`` makes of a file built around PINNING."""
-    head = f"from torch import nn{newline}"
-    return text.replace(head, f"{head}{RUNTIME_IMPORT}{newline}", 1).replace("names = {}", "names = WeakIdMap()")
 
 
 def run(tool: list[str], *arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:

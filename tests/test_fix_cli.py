@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 import flake8_weakglobals
-from conftest import installed_package, readme_block
+from conftest import PINNING, installed_package, readme_block
 
-PINNING = "from torch import nn\n\nnames = {}\n\n\ndef add(module: nn.Module) -> None:\n    names[module] = 1\n"
 # Evidence from a TYPE_CHECKING import: the module runs without torch (and, once vendored, without us).
 PORTABLE = (
     "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"

@@ -8,9 +8,8 @@ import pytest
 
 import fixes.job
 import fixes.rewrite
+from conftest import PINNING
 from flake8_weakglobals.config import Settings
-
-PINNING = "from torch import nn\n\nnames = {}\n\n\ndef add(module: nn.Module) -> None:\n    names[module] = 1\n"
 
 
 @pytest.mark.parametrize(

@@ -20,17 +20,11 @@ from typing import Iterator, Optional
 
 import pytest
 
-from conftest import installed_package
+from conftest import PINNING, fixed, installed_package
 from fixes.vendor import vendored_text
 
-PINNING = "from torch import nn\n\nnames = {}\n\n\ndef add(module: nn.Module) -> None:\n    names[module] = 1\n"
 BODY = "".join(f"\n\ndef helper_{index}(x):\n    return x + {index}\n" for index in range(50))
 FILES = 500
-
-
-def fixed(text: str) -> str:
-    head = "from torch import nn\n"
-    return text.replace(head, f"{head}from pkg._weakglobals_runtime import WeakIdMap\n", 1).replace("names = {}", "names = WeakIdMap()")
 
 
 def make_package(root: Path) -> dict[Path, str]:
@@ -94,7 +88,7 @@ def test_an_interrupted_run_leaves_every_file_old_or_new(tmp_path: Path, how: si
         os.killpg(process.pid, how)
         _, stderr = process.communicate(timeout=120)
 
-    rewritten = [path for path, text in sources.items() if path.read_text() == fixed(text)]
+    rewritten = [path for path, text in sources.items() if path.read_text() == fixed(text, runtime="pkg._weakglobals_runtime")]
     untouched = [path for path, text in sources.items() if path.read_text() == text]
     assert len(rewritten) + len(untouched) == FILES, "a file is neither old nor new"
     assert rewritten and untouched, "the signal did not land mid-run; the test proved nothing"
@@ -112,7 +106,7 @@ def test_an_interrupted_run_leaves_every_file_old_or_new(tmp_path: Path, how: si
 
     finish = subprocess.run([sys.executable, "-m", "fixes.apply", "-q", "pkg"], cwd=tmp_path, capture_output=True, text=True)
     assert finish.returncode == 0, finish.stderr
-    assert all(path.read_text() == fixed(text) for path, text in sources.items())
+    assert all(path.read_text() == fixed(text, runtime="pkg._weakglobals_runtime") for path, text in sources.items())
 
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -135,7 +129,7 @@ def test_a_worker_killed_mid_run_stops_the_run_with_every_file_old_or_new(tmp_pa
 
     assert process.returncode == 2 and "Traceback" not in stderr, stderr
     assert stderr.startswith("a worker process died after ") and "every other file is unchanged" in stderr
-    rewritten = sum(path.read_text() == fixed(text) for path, text in sources.items())
+    rewritten = sum(path.read_text() == fixed(text, runtime="pkg._weakglobals_runtime") for path, text in sources.items())
     untouched = sum(path.read_text() == text for path, text in sources.items())
     assert rewritten + untouched == FILES and rewritten and untouched
 
