@@ -7,6 +7,7 @@ not be read, parsed or safely rewritten; 130 interrupted. Errors go to stderr as
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import os
 import signal
@@ -62,7 +63,9 @@ def results(files: Sequence[Path], settings: Settings, jobs: int) -> Iterator[Fi
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_setup, initargs=(os.getpid(),))
     try:
         chunk = max(1, min(64, len(files) // (jobs * 8)))
-        yield from pool.map(process, files, repeat(settings), chunksize=chunk)
+        with _interrupts_held():  # workers are forked here; none may die of Ctrl-C before it ignores it
+            outcomes = pool.map(process, files, repeat(settings), chunksize=chunk)
+        yield from outcomes
     except BrokenProcessPool:
         _kill_workers(pool)
         raise
@@ -70,12 +73,31 @@ def results(files: Sequence[Path], settings: Settings, jobs: int) -> Iterator[Fi
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Holds Ctrl-C and SIGTERM back (they arrive on leaving) in the parent; children forked meanwhile
+    start with them held too."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no fork, no process-group signals
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _worker_setup(parent: int) -> None:
     """Ctrl-C reaches every process of the group: workers ignore it, so that the parent, which stops the
     run cleanly, sees an interrupt rather than a pool broken by workers dying of it. A worker whose
     parent was killed outright exits rather than waiting for work forever."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    for interrupt in _INTERRUPTS:
+        signal.signal(interrupt, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTS)  # one held since the fork is now dropped
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
 
 
