@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Iterable, Iterator, Optional
 
 from . import rules
 from .containers import ContainerType, Member, annotation_edits, constructor_edit, initial_members
 from .evidence import Evidence, Hook, Obj, Tup, Value, element_of, project, text
 from .findings import Edit, EditKind, Evidence as Proof, Finding, Span
+from .names import is_our_runtime
 from .scopes import Scopes, function_parameters
 from .survey import CachedFunction, Survey, survey_module
 from .uses import Definition, Fill, SlotUses, UseClassifier, collect, id_argument
@@ -30,11 +31,17 @@ _CONTAINER_GENERICS = frozenset(
     "Dict dict DefaultDict defaultdict OrderedDict Mapping MutableMapping Set set MutableSet AbstractSet "
     "List list Deque deque WeakKeyDictionary WeakSet".split()
 )
-_DETACHED_METHODS = frozenset({"numel", "dim", "size", "data_ptr", "item", "element_size", "nelement", "stride"})
-_HOLDING_CALLS = frozenset({"partial", "tuple", "list", "set", "frozenset", "dict", "MethodType", "namedtuple"})
-_DETACHED_ATTRIBUTES = frozenset(
-    {"shape", "dtype", "device", "ndim", "requires_grad", "is_leaf", "__name__", "__qualname__", "training"}
+#: Steps from a key to a new object that has no reference back to it: numbers, shapes, lists, a detached
+#: tensor, its gradient or its ``.data`` (new tensor objects without autograd history), a hook's handle.
+_DETACHING_METHODS = frozenset(
+    "detach tolist item numel dim size data_ptr element_size nelement stride storage_offset is_contiguous "
+    "get_device".split()
 )
+_DETACHING_ATTRIBUTES = frozenset(
+    "grad data shape dtype device ndim requires_grad is_leaf __name__ __qualname__ training layout".split()
+)
+_HOLDING_CALLS = frozenset({"partial", "tuple", "list", "set", "frozenset", "dict", "MethodType", "namedtuple"})
+_ORDERED_MAPS = frozenset({"collections.OrderedDict", "typing.OrderedDict"})
 
 
 TORCH_ONLY = Vocabulary()
@@ -251,18 +258,39 @@ class _Judge:
             return f"it uses `.{unsupported[1]}`, which {runtime} does not provide (line {unsupported[0]})"
         if keyed and uses.operators:
             return f"it is combined with an operator (line {uses.operators[0]})"
+        ordered = next((d for d in containers if d.constructor and d.constructor.callee in _ORDERED_MAPS), None)
+        if ordered is not None and uses.equalities:
+            return f"it is compared with `==` (line {uses.equalities[0]}), which is order-sensitive for an OrderedDict"
         tupled = next((h for h in held if h.in_tuple), None)
         if tupled is not None:
             return f"it is keyed by tuples (line {tupled.fill.line}), which cannot be weakly referenced"
-        looping = next((h for h in held if _keeps_key_alive(h.fill.member)), None)
-        if looping is not None:
-            return f"a value refers to its own key (line {looping.fill.line}), so that key would never be collected"
-        if code == "WG005" and uses.key_uses:
-            line, use = uses.key_uses[0]
-            return f"it is used without id() at line {line} ({use})"
+        for h in held:
+            holding = _key_reference(h.fill.member)
+            if holding is not None:
+                return f"a value refers to its own key (`{holding}`, line {h.fill.line}), so that key would never be collected"
+        if code == "WG005":
+            reason = self._why_not_id_fixable(uses, held)
+            if reason is not None:
+                return reason
         runtime = next(iter(types)).runtime_name
         if runtime and self.survey.names.defines(runtime):
             return f"this module already defines its own `{runtime}`"
+        origin = self.survey.names.imported_from(runtime) if runtime else None
+        if origin is not None and not is_our_runtime(origin):
+            return f"this module already imports its own `{runtime}` (from `{origin}`)"
+        return None
+
+    def _why_not_id_fixable(self, uses: SlotUses, held: list[_Held]) -> Optional[str]:
+        """An id-keyed map can be keyed by the objects themselves only if every key is ``id()`` of an object
+        known to be a framework object: ``id()`` of anything else (a dict, a list) has no weak reference."""
+        if uses.key_uses:
+            line, use = uses.key_uses[0]
+            return f"it is used without id() at line {line} ({use})"
+        unknown = [(h.fill.line, h.fill.member.expr) for h in held if h.fill.id_key and h.object is None]
+        unknown += [(call.lineno, call.args[0]) for call in uses.id_calls if not isinstance(self.evidence.of(call.args[0]), Obj)]
+        if unknown:
+            line, expr = min(unknown, key=lambda pair: pair[0])
+            return f"it is keyed by `id({text(expr)})` at line {line}, and `{text(expr)}` is not known to be a framework object"
         return None
 
     def _edits(self, uses: SlotUses, containers: list[Definition], code: str) -> Iterator[Edit]:
@@ -324,32 +352,41 @@ def _primary(uses: SlotUses, containers: list[Definition]) -> Definition:
     return min(candidates, key=lambda definition: (definition.target.lineno, definition.target.col_offset))
 
 
-def _keeps_key_alive(member: Member) -> bool:
-    """Whether the value refers to its own key, so that even a weak key would never be collected."""
+def _key_reference(member: Member) -> Optional[str]:
+    """The part of a value that refers to its own key, so that even a weak key would never be collected."""
     if member.value is None or not isinstance(member.expr, ast.Name):
-        return False
-    return _refers_to(member.value, member.expr.id)
+        return None
+    found = _refers_to(member.value, member.expr.id)
+    return text(found) if found is not None else None
 
 
-def _refers_to(value: ast.expr, key: str) -> bool:
-    """The key itself, a display or closure holding it, ``partial(f, key)``, or anything rooted at it that
-    may be a view or a bound method (``key.view(...)``, ``key[:n]``, ``key.forward``). A value computed by
-    another function of the key (``quantize(key)``) usually is not: the fix is then no worse than the dict."""
+def _refers_to(value: ast.expr, key: str) -> Optional[ast.expr]:
+    """The sub-expression of ``value`` that refers to ``key``: the key itself, a display or closure holding
+    it, ``partial(f, key)``, or a view, copy or bound method reached from it (``key.view(...)``, ``key[:n]``,
+    ``key.T``, ``key.clone()`` while gradients flow, ``key.forward``). A step that detaches (``.grad``,
+    ``.data``, ``.detach()``, ``.tolist()``, ``.dtype``, a hook handle) ends the reference; a value
+    computed by another function of the key (``quantize(key)``) usually has none: the fix is then no worse."""
     if isinstance(value, ast.Name):
-        return value.id == key
+        return value if value.id == key else None
     if isinstance(value, (ast.Tuple, ast.List, ast.Set)):
-        return any(_refers_to(element, key) for element in value.elts)
+        return _first(_refers_to(element, key) for element in value.elts)
     if isinstance(value, ast.Dict):
-        return any(_refers_to(part, key) for part in (*value.keys, *value.values) if part is not None)
+        return _first(_refers_to(part, key) for part in (*value.keys, *value.values) if part is not None)
     if isinstance(value, (ast.Lambda, ast.GeneratorExp)):
-        return any(isinstance(node, ast.Name) and node.id == key for node in ast.walk(value))
+        return value if any(isinstance(node, ast.Name) and node.id == key for node in ast.walk(value)) else None
+    if isinstance(value, (ast.ListComp, ast.SetComp)):
+        return value if _refers_to(value.elt, key) is not None else None
     if isinstance(value, (ast.IfExp, ast.BoolOp, ast.NamedExpr, ast.Starred)):
-        return any(_refers_to(part, key) for part in ast.iter_child_nodes(value) if isinstance(part, ast.expr))
+        return _first(_refers_to(part, key) for part in ast.iter_child_nodes(value) if isinstance(part, ast.expr))
     if isinstance(value, (ast.Attribute, ast.Subscript, ast.Call)) and _rooted_at(value, key):
-        return not _detached(value)
+        return None if _detaches(value) else value
     if isinstance(value, ast.Call) and _name_of(value.func) in _HOLDING_CALLS:
-        return any(_refers_to(argument, key) for argument in (*value.args, *(k.value for k in value.keywords)))
-    return False
+        return _first(_refers_to(argument, key) for argument in (*value.args, *(k.value for k in value.keywords)))
+    return None
+
+
+def _first(found: Iterable[Optional[ast.expr]]) -> Optional[ast.expr]:
+    return next((node for node in found if node is not None), None)
 
 
 def _rooted_at(value: ast.expr, key: str) -> bool:
@@ -362,8 +399,20 @@ def _name_of(function: ast.expr) -> str:
     return function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
 
 
-def _detached(value: ast.expr) -> bool:
-    """Reads of a key that cannot refer back to it: sizes, shapes, dtypes, names."""
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
-        return value.func.attr in _DETACHED_METHODS
-    return isinstance(value, ast.Attribute) and value.attr in _DETACHED_ATTRIBUTES
+def _detaches(value: ast.expr) -> bool:
+    """Whether any step from the key to ``value`` makes an object with no reference back to the key."""
+    while isinstance(value, (ast.Attribute, ast.Subscript, ast.Call)):
+        if isinstance(value, ast.Call):
+            method = _name_of(value.func) if isinstance(value.func, ast.Attribute) else ""
+            if method in _DETACHING_METHODS or (method.startswith("register_") and method.endswith("hook")):
+                return True
+            value = value.func
+            if isinstance(value, ast.Attribute):
+                value = value.value  # the method's name is not an attribute read
+        elif isinstance(value, ast.Attribute):
+            if value.attr in _DETACHING_ATTRIBUTES:
+                return True
+            value = value.value
+        else:
+            value = value.value
+    return False

@@ -43,6 +43,11 @@ class Names:
         """Whether the module binds ``name`` itself, other than by importing it."""
         return name in self._module_names and name not in self._aliases
 
+    def imported_from(self, name: str) -> Optional[str]:
+        """The module ``name`` is imported from (``mylib.weak`` for ``from mylib.weak import WeakIdMap``)."""
+        target = self._aliases.get(name)
+        return target.rpartition(".")[0] if target is not None and "." in target else None
+
     def qualify(self, expr: ast.expr) -> Optional[str]:
         """``torch.nn.Linear`` for ``nn.Linear``, ``builtins.dict`` for ``dict``; None when unknown."""
         if isinstance(expr, ast.Attribute):
@@ -54,3 +59,8 @@ class Names:
             if expr.id in _BUILTINS and expr.id not in self._module_names:
                 return f"builtins.{expr.id}"
         return None
+
+
+def is_our_runtime(module: str) -> bool:
+    """``flake8_weakglobals.runtime`` or a vendored copy of it (``pkg._weakglobals_runtime``)."""
+    return module == "flake8_weakglobals.runtime" or module.rpartition(".")[2] == "_weakglobals_runtime"

@@ -22,6 +22,7 @@ _CACHE_DECORATORS = frozenset({"functools.lru_cache", "functools.cache"})
 @dataclass(eq=False)
 class ClassInfo:
     node: ast.ClassDef
+    qualname: str  # ``A.Meta`` for a class nested in ``A``: two nested ``Meta`` classes are two classes
     kind: Optional[str] = None  # framework kind of its instances, for subclasses of nn.Module, Tensor, ...
     framework_base: str = ""  # the base that made it one, as written: "nn.Module"
     local_bases: list[str] = field(default_factory=list)
@@ -30,7 +31,7 @@ class ClassInfo:
 
     @property
     def name(self) -> str:
-        return self.node.name
+        return self.qualname
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,8 @@ class CachedFunction:
 @dataclass
 class Survey:
     names: Names = field(default_factory=Names)
-    classes: dict[str, ClassInfo] = field(default_factory=dict)
+    classes: dict[str, ClassInfo] = field(default_factory=dict)  # by qualified name
+    class_of_node: dict[ast.ClassDef, ClassInfo] = field(default_factory=dict)
     method_owner: dict[ast.AST, ClassInfo] = field(default_factory=dict)
     unbound_methods: set[ast.AST] = field(default_factory=set)  # static and class methods: no ``self``
     class_methods: set[ast.AST] = field(default_factory=set)
@@ -72,7 +74,7 @@ class Survey:
 def survey_module(module: ast.Module, vocabulary: Vocabulary) -> Survey:
     survey = Survey()
     pending = _Pending()
-    _visit(survey, pending, module.body, owner=None, function=None)
+    _visit(survey, pending, module.body, owner=None, function=None, prefix="")
     _settle_class_kinds(survey, vocabulary)
     _settle_candidates(survey, pending)
     return survey
@@ -95,32 +97,35 @@ def _visit(
     body: list[ast.stmt],
     owner: Optional[ClassInfo],
     function: Optional[FunctionNode],
+    prefix: str,
     declared_global: Optional[set[str]] = None,
 ) -> None:
-    """Statements of one scope; ``declared_global`` holds the names the enclosing function declares global."""
+    """Statements of one scope; ``prefix`` qualifies the classes defined in it (``A.``, ``f.<locals>.``);
+    ``declared_global`` holds the names the enclosing function declares global."""
     at_module = owner is None and function is None
     for statement in body:
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
             survey.names.add_import(statement, module_level=at_module)
         elif isinstance(statement, ast.ClassDef):
-            info = ClassInfo(statement)
-            survey.classes.setdefault(statement.name, info)
+            info = ClassInfo(statement, prefix + statement.name)
+            survey.classes.setdefault(info.qualname, info)
+            survey.class_of_node[statement] = info
             if at_module:
                 survey.names.add_module_name(statement.name)
-            _visit(survey, pending, statement.body, owner=info, function=None)
+            _visit(survey, pending, statement.body, owner=info, function=None, prefix=f"{info.qualname}.")
         elif isinstance(statement, FUNCTIONS):
-            _visit_function(survey, pending, statement, owner if function is None else None, at_module)
+            _visit_function(survey, pending, statement, owner if function is None else None, at_module, prefix)
         elif isinstance(statement, ast.Global) and declared_global is not None:
             declared_global.update(statement.names)
         elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             _visit_assignment(survey, pending, statement, owner, function, at_module, declared_global or set())
         if type(statement) in COMPOUND:
             for block in nested_blocks(statement):
-                _visit(survey, pending, block, owner, function, declared_global)
+                _visit(survey, pending, block, owner, function, prefix, declared_global)
 
 
 def _visit_function(
-    survey: Survey, pending: _Pending, function: FunctionNode, owner: Optional[ClassInfo], at_module: bool
+    survey: Survey, pending: _Pending, function: FunctionNode, owner: Optional[ClassInfo], at_module: bool, prefix: str
 ) -> None:
     if at_module:
         survey.names.add_module_name(function.name)
@@ -134,7 +139,8 @@ def _visit_function(
             survey.class_methods.add(function)
     if function.decorator_list:
         pending.decorated.append((function, owner))
-    _visit(survey, pending, function.body, owner=owner, function=function, declared_global=set())
+    inner = f"{prefix}{function.name}.<locals>."
+    _visit(survey, pending, function.body, owner=owner, function=function, prefix=inner, declared_global=set())
 
 
 def _visit_assignment(

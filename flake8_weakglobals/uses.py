@@ -17,22 +17,10 @@ from typing import Optional
 from .containers import Constructor, ContainerType, Member, classify, initial_members
 from .evidence import text
 from .names import Names
-from .scopes import FUNCTIONS, Scopes, first_line, function_parameters
-from .survey import ClassInfo, Survey
+from .scopes import COMPREHENSIONS, FUNCTIONS, FunctionNode, Scopes, first_line, function_parameters
+from .slots import Slot, SlotResolver
+from .survey import Survey
 from .vocabulary import MODULE_HOOK_REGISTRARS, TENSOR_HOOK_REGISTRARS
-
-
-@dataclass(frozen=True)
-class Slot:
-    """A long-lived place that holds a container: a module global, a class attribute, an instance attribute."""
-
-    where: str  # "module", "class" or "instance"
-    owner: str  # the class that defines it; "" for module globals
-    name: str
-
-    @property
-    def display(self) -> str:
-        return f"{self.owner}.{self.name}" if self.owner else self.name
 
 
 @dataclass(frozen=True)
@@ -61,6 +49,7 @@ class SlotUses:
     removals: list[int] = field(default_factory=list)
     methods: list[tuple[int, str]] = field(default_factory=list)  # every ``X.method`` used, for the runtime check
     operators: list[int] = field(default_factory=list)  # ``X | Y`` and friends
+    equalities: list[int] = field(default_factory=list)  # ``X == Y``: order-sensitive for an OrderedDict
     blockers: list[tuple[int, str]] = field(default_factory=list)  # uses the runtime cannot honour
     id_calls: list[ast.Call] = field(default_factory=list)  # ``id(x)`` keys, unwrapped by the id-keyed fix
     key_uses: list[tuple[int, str]] = field(default_factory=list)  # uses without ``id()`` that see keys
@@ -70,9 +59,30 @@ _SERIALIZER_PREFIXES = (
     "pickle.", "json.", "marshal.", "yaml.", "cloudpickle.", "dill.", "msgpack.", "shelve.", "orjson.",
     "ujson.", "joblib.dump", "torch.save",
 )
-_TYPE_CHECKS = {"builtins.isinstance", "builtins.issubclass", "builtins.type"}
+_TYPE_CHECKS = {"builtins.isinstance", "builtins.issubclass"}
+#: Abstract types the runtime's containers are registered as: checking against them still passes.
+_ABSTRACT_TYPES = frozenset(
+    f"{module}.{name}"
+    for module in ("collections.abc", "typing")
+    for name in "Mapping MutableMapping Set AbstractSet MutableSet Iterable Collection Container Sized".split()
+)
 _KEY_FREE_CALLS = {"builtins.len", "builtins.bool", "builtins.id", "builtins.print", "builtins.repr", "builtins.str", "builtins.format"}
+#: Builtins that only iterate their argument or read it as a mapping: any iterable or mapping will do.
+_READING_CALLS = frozenset(
+    f"builtins.{name}"
+    for name in "list tuple set frozenset dict sorted reversed iter enumerate zip sum any all min max map filter".split()
+) | {"copy.copy"}
+#: Methods of another object that read their argument as an iterable or a mapping (``other.update(X)``).
+_READING_METHODS = frozenset(
+    "update extend union intersection difference symmetric_difference issubset issuperset isdisjoint "
+    "difference_update intersection_update symmetric_difference_update join".split()
+)
 _LOGGING_METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "log"}
+#: Unbound methods of the builtin containers: ``dict.get(X, k)`` needs a real dict.
+_UNBOUND_METHOD_PREFIXES = ("builtins.dict.", "builtins.set.", "collections.OrderedDict.", "collections.defaultdict.")
+_MATCH = tuple(getattr(ast, name) for name in ("Match",) if hasattr(ast, name))  # Python 3.10+
+#: How deep the check follows a container passed from one function of the module to another.
+_FOLLOW_DEPTH = 4
 _KEY_FREE_METHODS = {"values", "clear", "__len__", "get", "__contains__", "__getitem__", "setdefault", "pop", "remove", "discard"}
 
 
@@ -132,134 +142,78 @@ def collect(module: ast.Module, source: str, survey: Survey, scopes: Scopes) -> 
 
 
 class UseClassifier:
-    """Resolves references to slots and sorts their uses into ``SlotUses``."""
+    """Resolves references to slots and sorts their uses into ``SlotUses``.
+
+    What the runtime can honour is an allow-list: subscripts, methods, ``in``, iteration, truth tests,
+    comparisons, and calls known to read their argument as a mapping or an iterable. A container passed to
+    a function or method of this module is followed into it, as the parameter that receives it. Any
+    other use (an alias, a ``return``, a walrus, storing it in another container, a ``match``, an unbound
+    ``dict.get``) is a blocker: the fix cannot see what happens to the container after it escapes.
+    """
 
     def __init__(self, scopes: Scopes, survey: Survey) -> None:
         self.scopes = scopes
         self.survey = survey
+        self.slots = SlotResolver(scopes, survey)
         self.uses: dict[Slot, SlotUses] = {}
+        self._following: list[tuple[ast.AST, str]] = []  # (function, parameter) being followed, outermost first
 
     def add(self, reference: ast.expr) -> None:
-        slot = self.resolve(reference)
+        slot = self.slots.resolve(reference)
         if slot is not None:
             self._classify(reference, self.uses.setdefault(slot, SlotUses(slot)))
-
-    # --- resolution --------------------------------------------------------------------------------
-
-    def resolve(self, reference: ast.expr) -> Optional[Slot]:
-        if isinstance(reference, ast.Name):
-            return self._resolve_name(reference)
-        assert isinstance(reference, ast.Attribute)
-        instance_of = self._instance_class(reference.value)
-        if instance_of is not None:
-            lineage = list(self.survey.lineage(instance_of))
-            for ancestor in lineage:
-                if reference.attr in self.survey.instance_candidates.get(ancestor.name, ()):
-                    return Slot("instance", ancestor.name, reference.attr)
-            if any(reference.attr in ancestor.self_attributes for ancestor in lineage):
-                return None  # an instance attribute shadows the class attribute
-            return self._class_slot(instance_of, reference.attr)
-        named_class = self._named_class(reference.value)
-        return self._class_slot(named_class, reference.attr) if named_class is not None else None
-
-    def _resolve_name(self, name: ast.Name) -> Optional[Slot]:
-        for scope in self.scopes.chain(name):
-            bindings = self.scopes.bindings(scope)
-            if isinstance(scope, ast.ClassDef):
-                if name.id not in bindings.names:
-                    continue
-                candidates = self.survey.class_candidates.get(scope.name, ())
-                info = self.survey.classes.get(scope.name)
-                if info is None or info.node is not scope or name.id not in candidates:
-                    return None
-                statement = self.scopes.parent(name)
-                declares = isinstance(statement, ast.AnnAssign) and statement.value is None
-                if declares and name.id in self.survey.instance_candidates.get(scope.name, ()):
-                    return Slot("instance", scope.name, name.id)  # ``x: WeakSet[T]`` declares ``self.x``
-                return Slot("class", scope.name, name.id)
-            if isinstance(scope, ast.Module) or name.id in bindings.declared_global:
-                return Slot("module", "", name.id) if name.id in self.survey.module_candidates else None
-            if name.id in bindings.names:
-                return None  # a local, a parameter or a comprehension variable shadows the global
-        return None
-
-    def _class_slot(self, info: ClassInfo, attribute: str) -> Optional[Slot]:
-        for ancestor in self.survey.lineage(info):
-            if attribute in self.survey.class_candidates.get(ancestor.name, ()):
-                return Slot("class", ancestor.name, attribute)
-        return None
-
-    def _first_parameter_of(self, name: ast.Name, methods: set[ast.AST] | None) -> Optional[ClassInfo]:
-        """The class whose method binds ``name`` as its first parameter (``self``, or ``cls`` if ``methods``)."""
-        resolved = self.scopes.resolve(name.id, name)
-        if resolved is None:
-            return None
-        scope, bindings = resolved
-        owner = self.survey.method_owner.get(scope)
-        if owner is None or not isinstance(scope, FUNCTIONS) or len(bindings) != 1:
-            return None
-        unbound = scope in self.survey.unbound_methods
-        if (methods is None and unbound) or (methods is not None and scope not in methods):
-            return None
-        parameters = function_parameters(scope)
-        return owner if parameters and bindings[0].node is parameters[0] else None
-
-    def _instance_class(self, expr: ast.expr) -> Optional[ClassInfo]:
-        """The class of ``expr`` when it is ``self`` in a method, or a module-level instance of a local class."""
-        if not isinstance(expr, ast.Name):
-            return None
-        owner = self._first_parameter_of(expr, None)
-        if owner is not None:
-            return owner
-        if expr.id in self.survey.singletons:
-            resolved = self.scopes.resolve(expr.id, expr)
-            if resolved is not None and resolved[0] is self.scopes.module:
-                return self.survey.classes[self.survey.singletons[expr.id]]
-        return None
-
-    def _named_class(self, expr: ast.expr) -> Optional[ClassInfo]:
-        """The class ``expr`` names: ``cls`` in a classmethod, ``ClassName``, ``type(self)``, ``self.__class__``."""
-        if isinstance(expr, ast.Name):
-            owner = self._first_parameter_of(expr, self.survey.class_methods)
-            if owner is not None:
-                return owner
-            resolved = self.scopes.resolve(expr.id, expr)
-            if resolved is not None and resolved[0] is self.scopes.module and expr.id in self.survey.classes:
-                if any(isinstance(binding.node, ast.ClassDef) for binding in resolved[1]):
-                    return self.survey.classes[expr.id]
-            return None
-        if isinstance(expr, ast.Call) and self.survey.names.qualify(expr.func) == "builtins.type" and len(expr.args) == 1:
-            return self._instance_class(expr.args[0])
-        if isinstance(expr, ast.Attribute) and expr.attr == "__class__":
-            return self._instance_class(expr.value)
-        return None
 
     # --- classification ----------------------------------------------------------------------------
 
     def _classify(self, reference: ast.expr, uses: SlotUses) -> None:
         parent = self.scopes.parent(reference)
-        line = reference.lineno
         if isinstance(reference.ctx, ast.Store):  # type: ignore[attr-defined]
-            self._binding(reference, parent, uses)
+            if self._following:
+                uses.blockers.append((reference.lineno, f"{self._where()}the parameter that receives it is rebound"))
+            else:
+                self._binding(reference, parent, uses)
         elif isinstance(reference.ctx, ast.Del):  # type: ignore[attr-defined]
-            uses.removals.append(line)
-        elif isinstance(parent, ast.Subscript) and parent.value is reference:
+            uses.removals.append(reference.lineno)
+        else:
+            self._read(reference, parent, uses)
+
+    def _read(self, node: ast.expr, parent: Optional[ast.AST], uses: SlotUses) -> None:
+        """A use of the container's value; ``node`` evaluates to it (the reference, or ``X or {}`` around it)."""
+        line = node.lineno
+        if isinstance(parent, ast.Subscript) and parent.value is node:
             self._subscript(parent, uses)
-        elif isinstance(parent, ast.Attribute) and parent.value is reference:
+        elif isinstance(parent, ast.Attribute) and parent.value is node:
             self._method(parent, uses)
-        elif isinstance(parent, ast.Compare) and parent.left is not reference:
-            index = next(position for position, node in enumerate(parent.comparators) if node is reference)
-            if isinstance(parent.ops[index], (ast.In, ast.NotIn)):
-                self._key(parent.left if index == 0 else parent.comparators[index - 1], uses)
-        elif isinstance(parent, ast.Call) and parent.func is not reference:
-            self._argument(parent, uses, line)
+        elif isinstance(parent, ast.Compare):
+            self._compare(node, parent, uses)
+        elif isinstance(parent, ast.Call) and parent.func is not node:
+            self._argument(parent, node, uses, line)
         elif isinstance(parent, ast.keyword):
-            self._argument(self.scopes.parent(parent), uses, line)  # type: ignore[arg-type]
+            self._argument(self.scopes.parent(parent), node, uses, line)  # type: ignore[arg-type]
         elif isinstance(parent, ast.BinOp):
             uses.operators.append(line)
             uses.key_uses.append((line, "an operator"))
-        elif not isinstance(parent, (ast.Compare, ast.If, ast.While, ast.BoolOp, ast.UnaryOp, ast.Expr, ast.FormattedValue)):
-            uses.key_uses.append((line, "a use that sees its keys"))  # iteration, aliasing, returning...
+        elif isinstance(parent, ast.BoolOp) or (isinstance(parent, ast.IfExp) and parent.test is not node):
+            self._read(parent, self.scopes.parent(parent), uses)  # ``X or {}`` is the container too
+        elif _only_tested(node, parent):
+            return
+        elif isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
+            uses.key_uses.append((line, "iteration"))
+        elif isinstance(parent, ast.Starred) or (isinstance(parent, ast.Dict) and node in parent.values and None in parent.keys):
+            uses.key_uses.append((line, "unpacking"))  # ``f(*X)``, ``[*X]``, ``{**X}``: iterates it
+        else:
+            uses.blockers.append((line, f"{self._where()}{_escape(node, parent)}"))
+
+    def _compare(self, node: ast.expr, compare: ast.Compare, uses: SlotUses) -> None:
+        operands = [compare.left, *compare.comparators]
+        index = next(position for position, operand in enumerate(operands) if operand is node)
+        for position in (index - 1, index):  # the operators on either side of the container
+            if 0 <= position < len(compare.ops):
+                operator = compare.ops[position]
+                if isinstance(operator, (ast.In, ast.NotIn)) and position == index - 1:
+                    self._key(operands[position], uses)
+                elif isinstance(operator, (ast.Eq, ast.NotEq)):
+                    uses.equalities.append(node.lineno)
 
     def _binding(self, target: ast.expr, parent: ast.AST, uses: SlotUses) -> None:
         top_level = isinstance(next(self.scopes.chain(target)), (ast.Module, ast.ClassDef))
@@ -271,6 +225,9 @@ class UseClassifier:
         annotation = parent.annotation if isinstance(parent, ast.AnnAssign) else None
         if isinstance(parent, (ast.Assign, ast.AnnAssign)):
             value = parent.value
+            if isinstance(parent, ast.Assign) and len(parent.targets) > 1:
+                others = ", ".join(text(other) for other in parent.targets if other is not target)
+                uses.blockers.append((target.lineno, f"it is bound together with `{others}` (`a = b = {{}}`), which shares one container"))
         elif isinstance(parent, (ast.Tuple, ast.List)):  # ``a, b = {}, {}``
             statement = self.scopes.parent(parent)
             source = getattr(statement, "value", None)
@@ -348,31 +305,138 @@ class UseClassifier:
         else:
             uses.key_uses.append((key.lineno, f"the key `{text(key)}`"))
 
-    def _argument(self, call: ast.Call, uses: SlotUses, line: int) -> None:
+    def _argument(self, call: ast.Call, node: ast.expr, uses: SlotUses, line: int) -> None:
+        """The container passed to a call: fine where the callee only reads a mapping or an iterable."""
         callee = call.func
         qualified = self.survey.names.qualify(callee) or ""
+        where = self._where()
         if qualified in _TYPE_CHECKS:
-            uses.blockers.append((line, f"its type is checked with `{text(callee)}()`"))
+            checked = call.args[1] if len(call.args) > 1 and call.args[0] is node else None
+            if checked is None or not self._abstract(checked):
+                uses.blockers.append((line, f"{where}its type is checked with `{text(call)}`"))
+        elif qualified == "builtins.type":
+            uses.blockers.append((line, f"{where}its type is read with `{text(call)}`"))
         elif qualified.startswith(_SERIALIZER_PREFIXES):
-            uses.blockers.append((line, f"it is serialized with `{text(callee)}()`"))
-        elif qualified == "builtins.reversed":
-            uses.blockers.append((line, "it is passed to `reversed()`, which the runtime does not support"))
+            uses.blockers.append((line, f"{where}it is serialized with `{text(callee)}()`"))
+        elif qualified == "copy.deepcopy":
+            uses.blockers.append((line, f"{where}it is deep-copied: the copy's keys would be new objects that only the copy refers to"))
+        elif qualified.startswith(_UNBOUND_METHOD_PREFIXES):
+            uses.blockers.append((line, f"{where}`{text(callee)}()` is called on it, which needs a real {qualified.split('.')[-2]}"))
         elif qualified in _KEY_FREE_CALLS or (isinstance(callee, ast.Attribute) and callee.attr in _LOGGING_METHODS):
             return
-        elif qualified.startswith(("builtins.", "copy.")) or self._is_local_callable(callee):
+        elif qualified in _READING_CALLS or (isinstance(callee, ast.Attribute) and callee.attr in _READING_METHODS):
             uses.key_uses.append((line, f"`{text(callee)}()`"))
         else:
-            uses.blockers.append((line, f"it is passed to `{text(callee)}()`, which may need a plain container"))
+            self._follow(call, node, uses, line)
 
-    def _is_local_callable(self, callee: ast.expr) -> bool:
-        """A function or class of this module (or a method of ``self``): it speaks the mapping protocol."""
+    def _abstract(self, checked: ast.expr) -> bool:
+        """``Mapping``, ``collections.abc.MutableSet`` or a tuple of such: the runtime passes the check."""
+        parts = checked.elts if isinstance(checked, ast.Tuple) else [checked]
+        return all(self.survey.names.qualify(part) in _ABSTRACT_TYPES for part in parts)
+
+    # --- following the container into the module's own functions ------------------------------------
+
+    def _follow(self, call: ast.Call, node: ast.expr, uses: SlotUses, line: int) -> None:
+        """Check what a function of this module does with the parameter that receives the container."""
+        callee = call.func
+        target = self._local_function(callee)
+        if target is None:
+            uses.blockers.append((line, f"{self._where()}it is passed to `{text(callee)}()`, which may need a plain container"))
+            return
+        function, skipped = target
+        parameter = _receiving_parameter(call, node, function, skipped)
+        if parameter is None:
+            uses.blockers.append((line, f"{self._where()}it is passed to `{text(callee)}()` in a way the fix cannot follow"))
+            return
+        key = (function, parameter.arg)
+        if key in self._following:
+            return  # recursion: this parameter's uses are being checked already
+        if len(self._following) >= _FOLLOW_DEPTH:
+            uses.blockers.append((line, f"{self._where()}it is passed down more than {_FOLLOW_DEPTH} functions deep"))
+            return
+        self._following.append(key)
+        try:
+            for reference in self._parameter_references(function, parameter):
+                self._classify(reference, uses)
+        finally:
+            self._following.pop()
+
+    def _local_function(self, callee: ast.expr) -> Optional[tuple[FunctionNode, int]]:
+        """The function of this module that ``callee`` calls, and how many parameters the call skips
+        (``self`` for a method through ``self.f``, for a class's ``__init__``)."""
         if isinstance(callee, ast.Name):
             resolved = self.scopes.resolve(callee.id, callee)
-            return resolved is not None and all(
-                isinstance(binding.node, (*FUNCTIONS, ast.ClassDef)) for binding in resolved[1]
-            )
-        return isinstance(callee, ast.Attribute) and self._instance_class(callee.value) is not None
+            if resolved is None or len(resolved[1]) != 1:
+                return None
+            definition = resolved[1][0].node
+            if resolved[1][0].how == "def" and isinstance(definition, FUNCTIONS):
+                return definition, 0
+            info = self.survey.class_of_node.get(definition) if isinstance(definition, ast.ClassDef) else None
+            initializer = info.methods.get("__init__") if info is not None else None
+            return (initializer, 1) if initializer is not None else None
+        if isinstance(callee, ast.Attribute):
+            owner = self.slots.instance_class(callee.value)
+            for ancestor in self.survey.lineage(owner) if owner is not None else ():
+                method = ancestor.methods.get(callee.attr)
+                if method is not None:
+                    return method, 0 if method in self.survey.unbound_methods else 1
+        return None
 
+    def _parameter_references(self, function: FunctionNode, parameter: ast.arg) -> list[ast.Name]:
+        """Every reference to ``parameter`` inside ``function`` (not shadowed in a nested scope)."""
+        found = []
+        for node in ast.walk(function):
+            if isinstance(node, ast.Name) and node.id == parameter.arg:
+                resolved = self.scopes.resolve(node.id, node)
+                if resolved is not None and resolved[0] is function:
+                    found.append(node)
+        return sorted(found, key=lambda node: (node.lineno, node.col_offset))
+
+    def _where(self) -> str:
+        """``in `helper()`, `` while following the container into a function of the module."""
+        if not self._following:
+            return ""
+        function, parameter = self._following[-1]
+        return f"in `{function.name}()`, where it is `{parameter}`, "  # type: ignore[attr-defined]
+
+
+def _only_tested(node: ast.expr, parent: Optional[ast.AST]) -> bool:
+    """Uses that only look at the container's truth or print it: ``if X:``, ``not X``, ``f"{X}"``, ``X;``."""
+    if isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+        return parent.test is node
+    return isinstance(parent, (ast.UnaryOp, ast.Expr, ast.FormattedValue))
+
+
+def _escape(node: ast.expr, parent: Optional[ast.AST]) -> str:
+    """Why a use lets the container escape the checks, in words."""
+    if isinstance(parent, (ast.Assign, ast.AnnAssign)):
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        return f"it is aliased as `{', '.join(text(target) for target in targets)}`"
+    if isinstance(parent, ast.NamedExpr):
+        return f"it is aliased as `{text(parent.target)}` by a walrus"
+    if isinstance(parent, (ast.Return, ast.Yield, ast.YieldFrom, ast.Lambda)):
+        return "it is returned to callers the fix cannot see"
+    if isinstance(parent, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
+        return "it is stored in another container"
+    if isinstance(parent, _MATCH):
+        return "it is matched by a `match` statement, whose class patterns need a real dict or set"
+    return f"it is used in `{text(parent)}`, which the fix cannot follow" if parent is not None else "an unknown use"
+
+
+def _receiving_parameter(call: ast.Call, node: ast.expr, function: FunctionNode, skipped: int) -> Optional[ast.arg]:
+    """The parameter of ``function`` that receives ``node`` in ``call``; None when it cannot be told."""
+    parameters = function_parameters(function)
+    for position, argument in enumerate(call.args):
+        if isinstance(argument, ast.Starred):
+            return None
+        if argument is node:
+            index = position + skipped
+            positional = len(function.args.posonlyargs) + len(function.args.args)
+            return parameters[index] if index < positional else None
+    for keyword in call.keywords:
+        if keyword.value is node and keyword.arg is not None:
+            return next((parameter for parameter in parameters if parameter.arg == keyword.arg), None)
+    return None
 
 def id_argument(key: ast.expr, names: Names) -> Optional[ast.expr]:
     """``x`` when ``key`` is ``id(x)`` (the builtin), else None."""
@@ -388,8 +452,11 @@ def id_argument(key: ast.expr, names: Names) -> Optional[ast.expr]:
 
 
 def _update_members(argument: ast.expr, names: Names) -> list[Member]:
-    """``X.update(a)`` / ``X |= a``: what a display, comprehension or constructor holds, else ``a`` itself."""
+    """``X.update(a)`` / ``X |= a``: what a mapping display, comprehension or constructor holds, else ``a``
+    itself, read as pairs by a map and as elements by a set (``m.update([(p, n) for ...])`` holds pairs)."""
     constructor = classify(argument, names)
-    if constructor is not None and constructor.type is not ContainerType.PLACEHOLDER:
+    if constructor is not None and constructor.type.keyed:
+        return initial_members(constructor)
+    if constructor is not None and constructor.type is ContainerType.SET:
         return initial_members(constructor)
     return [Member(argument, "update")]

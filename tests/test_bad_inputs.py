@@ -64,7 +64,7 @@ def _cases() -> dict[str, Case]:
         if sys.version_info >= (3, 12)
         else Case(newer.encode(), error=f"8: cannot parse with Python {PYTHON}: invalid syntax", lint_error=True)
     )
-    warning = PINNING + 'assert (names, 1)\nsame = 1 is 1\npattern = "\\d"\n'  # compiling these warns
+    warning = PINNING + 'assert (len(names), 1)\nsame = 1 is 1\npattern = "\\d"\n'  # compiling these warns
     mixed, mixed_fixed = _mixed_endings()
     return {
         # odd but valid: fixed, every other byte kept

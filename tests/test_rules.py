@@ -120,7 +120,7 @@ def test_state_of_a_module_level_instance_is_long_lived() -> None:
     "fill, reason",
     [
         ("pickle.dump(cache, open('f', 'wb'))", "serialized with `pickle.dump()`"),
-        ("isinstance(cache, dict)", "type is checked with `isinstance()`"),
+        ("isinstance(cache, dict)", "type is checked with `isinstance(cache, dict)`"),
         ("external.consume(cache)", "passed to `external.consume()`"),
         ("cache.move_to_end(model)", "uses `.move_to_end`"),
         ("cache[(model, 1)] = 1", "keyed by tuples"),

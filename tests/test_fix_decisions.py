@@ -1,0 +1,114 @@
+"""Which findings the codemod may fix: every use the runtime honours is fixed, every escape is refused with
+its reason. The differential tests (``test_differential.py``) prove the same by running programs; these
+say in one line each which use decides."""
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from flake8_weakglobals.analysis import analyze
+
+HEAD = (
+    "import collections, copy, json, pickle\nfrom collections import OrderedDict\nfrom typing import Mapping\n"
+    "import torch\nfrom torch import nn\nnames = {}\n"
+)
+
+
+def decide(body: str, head: str = HEAD) -> tuple[str, ...]:
+    """``(code, fix_reason)`` of the one finding on ``names`` in ``head + body``."""
+    source = head + body
+    findings = [finding for finding in analyze(ast.parse(source), source) if finding.name == "names"]
+    assert len(findings) == 1, findings
+    return findings[0].code, findings[0].fix_reason or ""
+
+
+FILL = "def fill(model: nn.Module):\n    for name, p in model.named_parameters():\n        names[p] = name\n"
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "def g(model: nn.Module):\n    names.update([(p, n) for n, p in model.named_parameters()])\n",
+        "def g(p: nn.Parameter):\n    names.update([(p, 'x')])\n",
+        "def g(p: nn.Parameter):\n    names[p] = p.grad\n",
+        "def g(p: nn.Parameter):\n    names[p] = p.data\n",
+        "def g(p: nn.Parameter):\n    names[p] = p.detach()\n",
+        "def g(p: nn.Parameter):\n    names[p] = p.detach().clone()\n",
+        "def g(p: nn.Parameter):\n    names[p] = p.tolist()\n",
+        "def g(p: nn.Parameter):\n    names[p] = p.grad.norm()\n",
+        "def g(p: nn.Parameter):\n    names[p] = p.dtype.itemsize\n",
+        "def g(m: nn.Module):\n    names[m] = m.register_forward_hook(print)\n",
+        "def g(other: dict):\n    other.update(names)\n",
+        "def g():\n    return isinstance(names, collections.abc.Mapping) and isinstance(names, Mapping)\n",
+        "def g():\n    return sorted(names.values()), list(reversed(names)), dict(names), len(names), {**names}\n",
+        "def g():\n    if names and not names:\n        print(f'{names}', names == {})\n",
+        "def helper(d, m):\n    d[m] = 1\n    return len(d)\ndef g(m: nn.Module):\n    helper(names, m)\n",
+        "def helper(d):\n    return helper(d)\ndef g():\n    helper(d=names)\n",
+        "def g():\n    return copy.copy(names)\n",
+    ],
+)
+def test_uses_the_runtime_honours_are_fixed(use: str) -> None:
+    assert decide(FILL + use) == ("WG001", "")
+
+
+@pytest.mark.parametrize(
+    "use, reason",
+    [
+        ("alias = names\n", "aliased as `alias`"),
+        ("def get():\n    return names\n", "returned to callers"),
+        ("def g():\n    if (n := names):\n        pass\n", "aliased as `n` by a walrus"),
+        ("saved = [names]\n", "stored in another container"),
+        ("def g(m: nn.Module):\n    return dict.get(names, m)\n", "`dict.get()` is called on it"),
+        ("def g():\n    match names:\n        case dict():\n            pass\n", "matched by a `match` statement"),
+        ("def dump(d):\n    return pickle.dumps(d)\ndef g():\n    dump(names)\n", "in `dump()`, where it is `d`, it is serialized"),
+        ("def check(d):\n    return isinstance(d, dict)\ndef g():\n    check(names)\n", "in `check()`, where it is `d`, its type is checked"),
+        ("def merge(d):\n    return d | {}\ndef g():\n    merge(names)\n", "combined with an operator"),
+        ("def g():\n    return copy.deepcopy(names)\n", "deep-copied"),
+        ("def g():\n    return json.dumps(names or {})\n", "serialized with `json.dumps()`"),
+        ("def g():\n    return type(names)\n", "its type is read"),
+        ("def g(p: nn.Parameter):\n    names[p] = p.view(-1)\n", "refers to its own key (`p.view(-1)`"),
+        ("def g(p: nn.Parameter):\n    names[p] = p[0]\n", "refers to its own key (`p[0]`"),
+        ("def g(p: nn.Parameter):\n    names[p] = p.T\n", "refers to its own key (`p.T`"),
+        ("def g(p: nn.Parameter):\n    names[p] = p.clone()\n", "refers to its own key (`p.clone()`"),
+        ("def g(p: nn.Parameter):\n    names[p] = p.norm()\n", "refers to its own key (`p.norm()`"),
+        ("def g(p: nn.Parameter):\n    names[p] = lambda: p\n", "refers to its own key (`lambda: p`"),
+        ("def g(p: nn.Parameter):\n    names[p] = (p, 1)\n", "refers to its own key (`p`"),
+        ("other = names = {}\n", "bound together with `other`"),
+    ],
+)
+def test_escapes_are_refused_with_their_reason(use: str, reason: str) -> None:
+    code, why = decide(FILL + use)
+    assert code == "WG001" and reason in why, why
+
+
+def test_an_ordered_dict_compared_with_eq_is_refused() -> None:
+    head = HEAD.replace("names = {}", "names = OrderedDict()")
+    assert "order-sensitive" in decide(FILL + "def g():\n    return names == OrderedDict()\n", head)[1]
+    assert decide(FILL + "def g():\n    return len(names)\n", head) == ("WG001", "")
+
+
+def test_a_module_with_its_own_weak_id_map_is_refused() -> None:
+    head = HEAD + "from mylib.weak import WeakIdMap\n"
+    assert "already imports its own `WeakIdMap` (from `mylib.weak`)" in decide(FILL, head)[1]
+    assert decide(FILL, HEAD + "from flake8_weakglobals.runtime import WeakIdMap\n") == ("WG001", "")
+
+
+def test_an_id_keyed_map_is_fixed_only_when_every_key_is_a_framework_object() -> None:
+    fill = "def put(w: nn.Parameter):\n    names[id(w)] = 1\n"
+    assert decide(fill + "def has(w: nn.Parameter):\n    return id(w) in names\n") == ("WG005", "")
+    why = decide(fill + "def has(lin: nn.Linear):\n    return id(lin.bias) in names\n")[1]
+    assert "keyed by `id(lin.bias)` at line" in why
+
+
+def test_nested_classes_of_the_same_name_are_different_classes() -> None:
+    source = (
+        "from torch import nn\n"
+        "class A:\n    class Meta:\n        cache = {}\n"
+        "        @classmethod\n        def put(cls, m: nn.Module):\n            cls.cache[m] = 1\n"
+        "class B:\n    class Meta:\n        cache = {}\n"
+        "        @classmethod\n        def put(cls, key: str):\n            cls.cache[key] = 1\n"
+    )
+    findings = analyze(ast.parse(source), source)
+    assert [(finding.line, finding.name) for finding in findings] == [(4, "A.Meta.cache")]
+    assert [edit.span.line for edit in findings[0].edits] == [4]
