@@ -21,7 +21,7 @@ from flake8_weakglobals.config import Settings
 from flake8_weakglobals.findings import Finding
 from flake8_weakglobals.vocabulary import Vocabulary
 
-from .vendor import runtime_location
+from .vendor import RuntimeLocation, runtime_location
 
 
 @dataclass(frozen=True)
@@ -73,9 +73,10 @@ def _process(path: Path, settings: Settings) -> FileResult:
     fixable = [finding for finding in checked.findings if finding.fixable]
     if not fixable:
         return FileResult(path, left=left)
-    from .rewrite import RewriteError, rewrite  # libcst loads only for files that need a rewrite
+    from .rewrite import RewriteError, existing_runtime_import, rewrite  # libcst loads only for files that need it
 
-    runtime = runtime_location(path, settings.runtime)
+    existing = existing_runtime_import(checked.tree)
+    runtime = RuntimeLocation(existing.module or "", None) if existing else runtime_location(path, settings.runtime)
     try:
         new_text = rewrite(checked.source.text, checked.tree, fixable, runtime.module)
         _verify(path, checked.tree, new_text, settings)

@@ -20,6 +20,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from flake8_weakglobals.findings import Edit, EditKind, Finding, Span
+from flake8_weakglobals.names import is_our_runtime
 from flake8_weakglobals.scopes import first_line
 
 _NODE_TYPES: dict[EditKind, tuple[type, ...]] = {
@@ -32,6 +33,11 @@ _NODE_TYPES: dict[EditKind, tuple[type, ...]] = {
 _ATOMS = (cst.Name, cst.Attribute, cst.Subscript, cst.Call, cst.SimpleString, cst.Integer)
 _LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+$")  # the tokenizer's lines (not str.splitlines')
 _ENDINGS = ("\n", "\r")
+#: The container type named by a ``# type:`` comment: ``# type: set``, ``# type: Dict[nn.Module, str]``.
+_TYPE_COMMENT = re.compile(
+    r"^(#\s*type:\s*)(?:[\w.]*\.)?(?:dict|set|Dict|Set|DefaultDict|defaultdict|OrderedDict|MutableMapping|MutableSet|"
+    r"WeakKeyDictionary|WeakSet)\b"
+)
 
 
 class RewriteError(Exception):
@@ -58,17 +64,20 @@ def rewrite(source: str, tree: ast.Module, findings: Sequence[Finding], runtime_
     needed = sorted({name for finding in findings for name in finding.runtime_names})
     bound = _imported_names(tree)
     missing = [name for name in needed if name not in bound]
-    runtime_import = _runtime_import(tree, runtime_module)
+    runtime_import = existing_runtime_import(tree)
+    if runtime_import is not None:
+        runtime_module = runtime_import.module  # type: ignore[assignment]  # one import of ours, not two
     displaced = collections.Counter(edit.displaces for edit in edits if edit.displaces)
     uses = _name_uses(tree, set(displaced)) if displaced else collections.Counter()
-    unused = {name for name, count in displaced.items() if uses[name] <= count and name in bound}
+    removable = bound | {name for statement in tree.body for name in _names_bound_by_import(statement, nested=True)}
+    unused = {name for name, count in displaced.items() if uses[name] <= count and name in removable}
 
     chunks = _chunks(tree.body)
     starts = [chunk.first for chunk in chunks]
     for edit in edits:  # an edit's line is inside a top-level statement, so inside the last chunk starting above it
         chunks[bisect.bisect_right(starts, edit.span.line) - 1].edits.append(edit)
     for chunk in chunks:
-        chunk.drop = unused & {name for s in chunk.statements for name in _names_bound_by_import(s)}
+        chunk.drop = unused & {name for s in chunk.statements for name in _names_bound_by_import(s, nested=True)}
         chunk.extend = missing if runtime_import in chunk.statements else []
     position = _import_position(tree, min(edit.span.line for edit in edits)) if missing and not runtime_import else None
     new_import = f"from {runtime_module} import {', '.join(missing)}{_newline(lines)}"
@@ -153,9 +162,13 @@ class _ApplyEdits(cst.CSTTransformer):
     def __init__(self, by_span: dict[tuple[int, int, int, int], Edit]) -> None:
         super().__init__()
         self.pending = dict(by_span)
+        self._before_statement: list[int] = []  # edits pending when each enclosing statement line began
+        self.last_runtime_name = ""
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         """Descend only into nodes that contain an edit still to apply."""
+        if isinstance(node, cst.SimpleStatementLine):
+            self._before_statement.append(len(self.pending))
         position = self.get_metadata(PositionProvider, node, None)
         if position is None:
             return bool(self.pending)
@@ -163,6 +176,8 @@ class _ApplyEdits(cst.CSTTransformer):
         return any(start <= key[:2] and key[2:] <= end for key in self.pending)
 
     def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode) -> Union[cst.CSTNode, cst.RemovalSentinel]:
+        if isinstance(updated, cst.SimpleStatementLine):
+            return self._retyped(updated)
         if not isinstance(original, cst.BaseExpression) or not self.pending:
             return updated
         position = self.get_metadata(PositionProvider, original, None)
@@ -173,7 +188,18 @@ class _ApplyEdits(cst.CSTTransformer):
         if edit is None or not isinstance(original, _NODE_TYPES[edit.kind]):
             return updated
         del self.pending[key]
+        if edit.kind is not EditKind.UNWRAP_ID:
+            self.last_runtime_name = edit.name.partition(".")[0]
         return _apply(edit, updated)  # type: ignore[arg-type]
+
+    def _retyped(self, updated: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        """A ``# type: set`` comment on a rewritten statement names the runtime class, never a stale type."""
+        edited = self._before_statement.pop() > len(self.pending)
+        comment = updated.trailing_whitespace.comment
+        if not edited or comment is None:
+            return updated
+        retyped = _TYPE_COMMENT.sub(lambda match: match.group(1) + self.last_runtime_name, comment.value, count=1)
+        return updated.with_changes(trailing_whitespace=updated.trailing_whitespace.with_changes(comment=cst.Comment(retyped)))
 
 
 def _apply(edit: Edit, node: cst.BaseExpression) -> cst.BaseExpression:
@@ -194,13 +220,17 @@ def _apply(edit: Edit, node: cst.BaseExpression) -> cst.BaseExpression:
     factory, *rest = node.args or [None]
     if factory is None:
         return node.with_changes(func=_dotted(edit.name), args=[])
-    keyword = cst.Arg(
-        factory.value,
+    keyword = factory.with_changes(
         keyword=cst.Name("default_factory"),
         equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
     )
-    positional = [argument.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for argument in rest]
-    return node.with_changes(func=_dotted(edit.name), args=[*positional, keyword])
+    # The arguments move (the factory last, as a keyword); commas, line breaks and comments stay in place.
+    moved = [*rest, keyword]
+    arguments = [
+        place.with_changes(value=content.value, keyword=content.keyword, equal=content.equal)
+        for place, content in zip(node.args, moved)
+    ]
+    return node.with_changes(func=_dotted(edit.name), args=arguments)
 
 
 # --- imports ----------------------------------------------------------------------------------------------
@@ -228,7 +258,11 @@ def _names_in_string(text: str) -> list[str]:
     return [node.id for node in ast.walk(expression) if isinstance(node, ast.Name)]
 
 
-def _names_bound_by_import(statement: ast.stmt) -> list[str]:
+def _names_bound_by_import(statement: ast.stmt, nested: bool = False) -> list[str]:
+    """Names a top-level import binds; with ``nested``, also imports inside a top-level ``if`` (``if
+    TYPE_CHECKING:``), which the fix may leave unused too."""
+    if nested and isinstance(statement, ast.If):
+        return [name for inner in (*statement.body, *statement.orelse) for name in _names_bound_by_import(inner, True)]
     if not isinstance(statement, (ast.Import, ast.ImportFrom)):
         return []
     return [alias.asname or alias.name.partition(".")[0] for alias in statement.names if alias.name != "*"]
@@ -238,11 +272,10 @@ def _imported_names(tree: ast.Module) -> set[str]:
     return {name for statement in tree.body for name in _names_bound_by_import(statement)}
 
 
-def _runtime_import(tree: ast.Module, module: str) -> Optional[ast.stmt]:
-    """An existing top-level ``from <runtime> import ...`` to extend, rather than adding a second line."""
-    return next(
-        (s for s in tree.body if isinstance(s, ast.ImportFrom) and s.module == module and not s.level), None
-    )
+def existing_runtime_import(tree: ast.Module) -> Optional[ast.ImportFrom]:
+    """An existing top-level import from our runtime (installed or vendored) to extend, rather than adding a
+    second line: a file that imports ``flake8_weakglobals.runtime`` keeps importing from there."""
+    return next((s for s in tree.body if isinstance(s, ast.ImportFrom) and not s.level and is_our_runtime(s.module or "")), None)
 
 
 def _import_position(tree: ast.Module, first_edit: int) -> int:
@@ -275,7 +308,10 @@ def _bound_name(alias: cst.ImportAlias) -> str:
 
 
 def _without(statement: cst.BaseStatement, unused: set[str]) -> Optional[cst.BaseStatement]:
-    """A statement line without the imports of ``unused`` names; None when nothing is left of it."""
+    """A statement line without the imports of ``unused`` names; None when nothing is left of it. Inside a
+    top-level ``if`` (``if TYPE_CHECKING:``) a block left empty gets a ``pass``."""
+    if unused and isinstance(statement, cst.If):
+        return _if_without(statement, unused)
     if not unused or not isinstance(statement, cst.SimpleStatementLine):
         return statement
     kept = []
@@ -292,6 +328,20 @@ def _without(statement: cst.BaseStatement, unused: set[str]) -> Optional[cst.Bas
         return None
     kept[-1] = kept[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
     return statement.with_changes(body=kept)
+
+
+def _if_without(statement: cst.If, unused: set[str]) -> cst.If:
+    body = statement.body
+    if isinstance(body, cst.IndentedBlock):
+        kept = [inner for inner in (_without(s, unused) for s in body.body) if inner is not None]
+        body = body.with_changes(body=kept or [cst.SimpleStatementLine([cst.Pass()])])
+    orelse = statement.orelse
+    if isinstance(orelse, cst.If):
+        orelse = _if_without(orelse, unused)
+    elif isinstance(orelse, cst.Else) and isinstance(orelse.body, cst.IndentedBlock):
+        kept = [inner for inner in (_without(s, unused) for s in orelse.body.body) if inner is not None]
+        orelse = orelse.with_changes(body=orelse.body.with_changes(body=kept or [cst.SimpleStatementLine([cst.Pass()])]))
+    return statement.with_changes(body=body, orelse=orelse)
 
 
 def _extended(statement: cst.BaseStatement, module: str, names: list[str]) -> cst.BaseStatement:

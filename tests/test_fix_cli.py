@@ -247,3 +247,13 @@ def test_a_reader_that_goes_away_ends_the_run_quietly(tmp_path: Path) -> None:
     reader.stdout.close()
     _, stderr = reader.communicate(timeout=120)
     assert (reader.returncode, stderr) == (1, b"")
+
+
+def test_a_file_that_imports_the_installed_runtime_keeps_one_import_in_vendor_mode(tmp_path: Path) -> None:
+    text = PINNING.replace("from torch import nn\n", "from torch import nn\nfrom flake8_weakglobals.runtime import WeakIdSet\n")
+    module = write(tmp_path / "pins.py", text + "\nseen = WeakIdSet()\n")
+    done = fix("--runtime", "vendor", "pins.py", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    new = module.read_text()
+    assert "from flake8_weakglobals.runtime import WeakIdSet, WeakIdMap\n" in new and new.count(" import Weak") == 1
+    assert not (tmp_path / "_weakglobals_runtime.py").exists()

@@ -59,8 +59,9 @@ def test_only_edited_lines_and_imports_change(before: Path) -> None:
         for edit in finding.edits
         for line in range(edit.span.line, edit.span.end_line + 1)
     }
+    statements = [node for top in tree.body for node in (ast.walk(top) if isinstance(top, ast.If) else [top])]  # TYPE_CHECKING
     imports = {
-        line for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom)) for line in range(node.lineno, node.end_lineno + 1)
+        line for node in statements if isinstance(node, (ast.Import, ast.ImportFrom)) for line in range(node.lineno, node.end_lineno + 1)
     }
     matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
     kept_old = {block.a + offset for block in matcher.get_matching_blocks() for offset in range(block.size)}
