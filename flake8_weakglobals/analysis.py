@@ -41,6 +41,10 @@ _DETACHING_ATTRIBUTES = frozenset(
     "grad data shape dtype device ndim requires_grad is_leaf __name__ __qualname__ training layout".split()
 )
 _HOLDING_CALLS = frozenset({"partial", "tuple", "list", "set", "frozenset", "dict", "MethodType", "namedtuple"})
+_NON_INSTANCE_TYPES = frozenset(
+    {"typing.Type", "builtins.type", "typing.Callable", "collections.abc.Callable"}
+    | {f"builtins.{name}" for name in "str int float bool bytes complex".split()}
+)
 _ORDERED_MAPS = frozenset({"collections.OrderedDict", "typing.OrderedDict"})
 
 
@@ -161,14 +165,19 @@ class _Judge:
         """Which code applies, with the ``(fill line, object)`` evidence for it; None when none does."""
         direct = [(h.fill.line, found) for h in held if not h.fill.id_key and (found := h.object or h.in_tuple)]
         direct += self._annotated(uses.definitions)
+        if self._annotation_contradicts(uses.definitions):
+            direct = []  # ``Set[Type[nn.Module]]`` holds classes, whatever a filling function's parameter says
         if container in (ContainerType.WEAK_MAP, ContainerType.WEAK_SET):  # a trap whatever its lifetime
             broken = [(line, found) for line, found in direct if compares_by_value(found.kind)]
             return ("WG004", broken) if broken else None
         if uses.slot.where == "instance" and not self._is_singleton_state(uses.slot.owner):
             return None  # an ordinary instance attribute dies with its instance
-        if direct:
+        foreign = [(line, found) for line, found in direct if not found.owned]
+        if foreign:
             code = "WG003" if uses.slot.where == "class" else ("WG001" if container.keyed else "WG002")
-            return code, direct
+            return code, foreign
+        if direct:
+            return "WG007", direct  # it holds only what it builds itself: a workspace, not a pin
         by_id = [(h.fill.line, h.object) for h in held if h.fill.id_key and h.object]
         never_emptied = not uses.removals and all(d.top_level for d in uses.definitions if d.constructor)
         if by_id and container.keyed and never_emptied:
@@ -219,6 +228,36 @@ class _Judge:
             return self.evidence.of_annotation(parts[0])
         return None
 
+    def _annotation_contradicts(self, definitions: list[Definition]) -> bool:
+        """The container's own annotation says its keys or elements are not framework instances: classes
+        (``Type[nn.Module]``), strings, numbers. Its word wins over any evidence from the fills."""
+        for definition in definitions:
+            annotation = definition.annotation
+            if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+                try:
+                    annotation = ast.parse(annotation.value, mode="eval").body
+                except SyntaxError:
+                    continue
+            while isinstance(annotation, ast.Subscript):
+                generic = (self.survey.names.qualify(annotation.value) or "").rpartition(".")[2]
+                parts = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+                if generic not in ("Optional", "ClassVar", "Final"):
+                    break
+                annotation = parts[0]
+            if not isinstance(annotation, ast.Subscript):
+                continue
+            generic = (self.survey.names.qualify(annotation.value) or "").rpartition(".")[2]
+            parts = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+            if generic in _CONTAINER_GENERICS and self._not_an_instance(parts[0]):
+                return True
+        return False
+
+    def _not_an_instance(self, annotation: ast.expr) -> bool:
+        """``Type[X]``, ``type[X]``, ``type``, ``str``, ``int``...: annotations no framework instance matches."""
+        target = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+        qualified = self.survey.names.qualify(target) or ""
+        return qualified in _NON_INSTANCE_TYPES
+
     def _is_singleton_state(self, owner: str) -> bool:
         return any(
             owner in {ancestor.name for ancestor in self.survey.lineage(self.survey.classes[class_name])}
@@ -236,6 +275,8 @@ class _Judge:
 
     def _why_not_fixable(self, uses: SlotUses, containers: list[Definition], held: list[_Held], code: str) -> Optional[str]:
         """The first reason the codemod must leave this container alone, or None."""
+        if code == "WG007":
+            return "it is a workspace of objects it builds itself; a weak container would drop them at once"
         types = {d.constructor.type for d in containers if d.constructor}
         if len({t.runtime_name for t in types}) > 1:
             return "it is bound to different kinds of container"
@@ -261,6 +302,12 @@ class _Judge:
         ordered = next((d for d in containers if d.constructor and d.constructor.callee in _ORDERED_MAPS), None)
         if ordered is not None and uses.equalities:
             return f"it is compared with `==` (line {uses.equalities[0]}), which is order-sensitive for an OrderedDict"
+        owned = next((h for h in held if h.object is not None and h.object.owned and code != "WG004"), None)
+        if owned is not None:
+            return (
+                f"it also holds objects built where it is filled ({owned.object.why}, line {owned.fill.line}), "  # type: ignore[union-attr]
+                "which nothing else refers to: a weak container would drop them at once"
+            )
         tupled = next((h for h in held if h.in_tuple), None)
         if tupled is not None:
             return f"it is keyed by tuples (line {tupled.fill.line}), which cannot be weakly referenced"

@@ -19,7 +19,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
-from .rules import RULES
+from .rules import DEFAULT_IGNORED, RULES
 
 _QUALIFIED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _CODE_PREFIX = re.compile(r"WG\d{0,3}")
@@ -58,6 +58,9 @@ class Settings:
     source: Optional[Path] = field(default=None, compare=False)  # the pyproject.toml they came from
 
     def wants(self, code: str) -> bool:
+        """As flake8 decides: an opt-in code (``WG007``) only when a selected prefix names it (``WG``, ``WG007``)."""
+        if code in DEFAULT_IGNORED and not code.startswith(tuple(self.select or ("-",))):
+            return False
         selected = not self.select or code.startswith(tuple(self.select))
         return selected and not code.startswith(tuple(self.ignore))
 

@@ -19,6 +19,10 @@ from .vocabulary import ITERATION_METHODS, Vocabulary
 class Obj:
     kind: str
     why: str
+    #: Built right here by a constructor or a tensor factory: the container that keeps it is its only owner,
+    #: so nothing outlives its use because of the container (a workspace, a test's fixtures), and a weak
+    #: container would drop it at once.
+    owned: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,7 +73,7 @@ def same(values: Iterable[Value]) -> Value:
     if all(value == first for value in values):
         return first
     if all(isinstance(value, Obj) and value.kind == first.kind for value in values):  # type: ignore[union-attr]
-        return first
+        return next((value for value in values if not value.owned), first)  # type: ignore[union-attr]
     return None
 
 
@@ -160,11 +164,12 @@ class Evidence:
         function = call.func
         if isinstance(function, ast.Attribute) and function.attr in ITERATION_METHODS:
             kind, named = ITERATION_METHODS[function.attr]
-            found = Obj(kind, f"from `{text(call)}`")
+            receiver = self.of(function.value)  # ``nn.Linear(2, 2).parameters()``: owned with their model
+            found = Obj(kind, f"from `{text(call)}`", owned=isinstance(receiver, Obj) and receiver.owned)
             return Seq(Tup((None, found)) if named else found)
         local = self._local_class(function)
         if local is not None:
-            return Obj(local.kind, f"built by `{text(function)}(...)`") if local.kind else None
+            return Obj(local.kind, f"built by `{text(function)}(...)`", owned=True) if local.kind else None
         qualified = self.names.qualify(function)
         if qualified is None:
             return None
@@ -179,7 +184,7 @@ class Evidence:
         if builtin == "next" and arguments:
             return element_of(self.of(arguments[0]))
         kind = self.vocabulary.kind_of_call(qualified)
-        return Obj(kind, f"built by `{text(function)}(...)`") if kind else None
+        return Obj(kind, f"built by `{text(function)}(...)`", owned=True) if kind else None
 
     # --- types -------------------------------------------------------------------------------------
 

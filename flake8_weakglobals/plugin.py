@@ -10,7 +10,7 @@ from . import __version__
 from .analysis import analyze
 from .checking import internal_error
 from .config import ConfigError, parse_extra_types
-from .rules import INTERNAL_ERROR
+from .rules import DEFAULT_IGNORED, INTERNAL_ERROR
 from .vocabulary import Vocabulary, may_mention_framework
 
 
@@ -34,6 +34,7 @@ class WeakGlobalsChecker:
             comma_separated_list=True,
             help="Qualified class names whose instances count as framework objects too (e.g. mylib.graph.Node).",
         )
+        manager.extend_default_ignore(list(DEFAULT_IGNORED))
 
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:

@@ -120,6 +120,8 @@ def _visit(
         elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             _visit_assignment(survey, pending, statement, owner, function, at_module, declared_global or set())
         if type(statement) in COMPOUND:
+            if at_module and _is_main_guard(statement):
+                continue  # ``if __name__ == "__main__":`` binds a script's locals, not module state
             for block in nested_blocks(statement):
                 _visit(survey, pending, block, owner, function, prefix, declared_global)
 
@@ -195,6 +197,18 @@ def _is_self_attribute(target: ast.AST, function: Optional[FunctionNode], owner:
         and isinstance(target.value, ast.Name)
         and bool(parameters)
         and target.value.id == parameters[0].arg
+    )
+
+
+def _is_main_guard(statement: ast.stmt) -> bool:
+    test = getattr(statement, "test", None) if isinstance(statement, ast.If) else None
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and len(test.comparators) == 1
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == "__main__"
     )
 
 

@@ -112,3 +112,13 @@ def test_nested_classes_of_the_same_name_are_different_classes() -> None:
     findings = analyze(ast.parse(source), source)
     assert [(finding.line, finding.name) for finding in findings] == [(4, "A.Meta.cache")]
     assert [edit.span.line for edit in findings[0].edits] == [4]
+
+
+def test_objects_built_where_the_container_is_filled_are_never_dropped_by_a_fix() -> None:
+    """A dict of temporaries would be empty at once as a WeakIdMap: a workspace is WG007, never fixed, and
+    a real pin that also holds such objects is left as is."""
+    head = HEAD.replace("names = {}", "names = {nn.ReLU(): 'relu'}")
+    code, why = decide(FILL, head)
+    assert code == "WG001" and "built where it is filled (built by `nn.ReLU(...)`" in why
+    code, why = decide("", HEAD.replace("names = {}", "names = [torch.empty(8)]"))
+    assert code == "WG007" and "a weak container would drop them at once" in why

@@ -31,6 +31,19 @@ def test_flake8_reports_every_fixture_expectation() -> None:
     assert found == expected
 
 
+def test_workspaces_wg007_are_off_by_default_in_flake8_and_weakglobals() -> None:
+    """Off unless a selected prefix names it: flake8's rule, which ``weakglobals`` follows too."""
+    fixture = str(LINT_FIXTURES / "WG007.py")
+    by_default = subprocess.run([sys.executable, "-m", "flake8", "--isolated", fixture], capture_output=True, text=True)
+    assert {m["code"] for m in reports(by_default.stdout)} == {"WG001"}
+    assert {m["code"] for m in reports(flake8(fixture).stdout)} == {"WG001", "WG007"}  # --select WG names it
+    standalone = subprocess.run(["weakglobals", fixture], capture_output=True, text=True)
+    assert {m["code"] for m in reports(standalone.stdout)} == {"WG001"}
+    selected = subprocess.run(["weakglobals", "--select", "WG007", fixture], capture_output=True, text=True)
+    assert {m["code"] for m in reports(selected.stdout)} == {"WG007"}
+    assert "a workspace that lives for the whole process, not a leak" in selected.stdout
+
+
 def test_deepspeed_0196_debug_maps_are_reported_with_clear_messages() -> None:
     done = flake8(str(installed_package("deepspeed") / "utils" / "debug.py"))
     found = [(int(m["line"]), int(m["col"]), m["code"], m["message"]) for m in reports(done.stdout)]
