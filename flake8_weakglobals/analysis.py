@@ -24,7 +24,10 @@ from .vocabulary import MODULE, MODULE_HOOK_REGISTRARS, TENSOR, Vocabulary, comp
 _MAP_API = frozenset(
     "get setdefault pop popitem update clear keys values items copy fromkeys default_factory".split()
 ) | {"__contains__", "__getitem__", "__setitem__", "__delitem__", "__len__", "__iter__"}
-_SET_API = frozenset("add discard remove pop clear copy update isdisjoint".split()) | {
+_SET_API = frozenset(
+    "add discard remove pop clear copy update isdisjoint union intersection difference symmetric_difference "
+    "issubset issuperset intersection_update difference_update symmetric_difference_update".split()
+) | {
     "__contains__", "__len__", "__iter__",
 }
 _CONTAINER_GENERICS = frozenset(
@@ -297,8 +300,6 @@ class _Judge:
         if unsupported is not None:
             runtime = "WeakIdMap" if keyed else "WeakIdSet"
             return f"it uses `.{unsupported[1]}`, which {runtime} does not provide (line {unsupported[0]})"
-        if keyed and uses.operators:
-            return f"it is combined with an operator (line {uses.operators[0]})"
         ordered = next((d for d in containers if d.constructor and d.constructor.callee in _ORDERED_MAPS), None)
         if ordered is not None and uses.equalities:
             return f"it is compared with `==` (line {uses.equalities[0]}), which is order-sensitive for an OrderedDict"

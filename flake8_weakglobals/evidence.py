@@ -56,6 +56,17 @@ def element_of(value: Value) -> Value:
     return None
 
 
+def disowned(value: Value) -> Value:
+    """An object built and bound to a variable is no temporary: the variable owns it while it is used."""
+    if isinstance(value, Obj):
+        return Obj(value.kind, value.why) if value.owned else value
+    if isinstance(value, Seq):
+        return Seq(disowned(value.element))
+    if isinstance(value, Tup):
+        return Tup(tuple(disowned(item) for item in value.items))
+    return value
+
+
 def project(value: Value, path: tuple[int, ...]) -> Value:
     for index in path:
         if not isinstance(value, Tup) or index >= len(value.items):
@@ -151,9 +162,9 @@ class Evidence:
 
     def _of_binding(self, scope: ast.AST, binding: Binding) -> Value:
         if binding.how == "value":
-            return project(self.of(binding.node), binding.path)
+            return disowned(project(self.of(binding.node), binding.path))
         if binding.how == "element":
-            return project(element_of(self.of(binding.node)), binding.path)
+            return project(element_of(self.of(binding.node)), binding.path)  # the loop's iterator is no owner
         if binding.how == "annotated":
             return self.of_annotation(binding.node)
         if binding.how == "parameter" and isinstance(scope, (*FUNCTIONS, ast.Lambda)):

@@ -199,6 +199,8 @@ class UseClassifier:
             return
         elif isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
             uses.key_uses.append((line, "iteration"))
+        elif isinstance(parent, (ast.Tuple, ast.List)) and len(parent.elts) > 1 and self._deep_copied(parent):
+            uses.key_uses.append((line, "a deep copy"))  # ``deepcopy((model, X))``: keyed by the copied model
         elif isinstance(parent, ast.Starred) or (isinstance(parent, ast.Dict) and node in parent.values and None in parent.keys):
             uses.key_uses.append((line, "unpacking"))  # ``f(*X)``, ``[*X]``, ``{**X}``: iterates it
         else:
@@ -328,6 +330,15 @@ class UseClassifier:
             uses.key_uses.append((line, f"`{text(callee)}()`"))
         else:
             self._follow(call, node, uses, line)
+
+    def _deep_copied(self, group: ast.expr) -> bool:
+        """``copy.deepcopy((model, X))``: the copy is keyed by copies of objects that the copied group holds."""
+        call = self.scopes.parent(group)
+        return (
+            isinstance(call, ast.Call)
+            and call.args[:1] == [group]
+            and self.survey.names.qualify(call.func) == "copy.deepcopy"
+        )
 
     def _abstract(self, checked: ast.expr) -> bool:
         """``Mapping``, ``collections.abc.MutableSet`` or a tuple of such: the runtime passes the check."""

@@ -46,6 +46,8 @@ FILL = "def fill(model: nn.Module):\n    for name, p in model.named_parameters()
         "def helper(d, m):\n    d[m] = 1\n    return len(d)\ndef g(m: nn.Module):\n    helper(names, m)\n",
         "def helper(d):\n    return helper(d)\ndef g():\n    helper(d=names)\n",
         "def g():\n    return copy.copy(names)\n",
+        "def merge(d):\n    return d | {}\ndef g():\n    return merge(names), {} | names\n",
+        "def g(model: nn.Module):\n    return copy.deepcopy((model, names))\n",
     ],
 )
 def test_uses_the_runtime_honours_are_fixed(use: str) -> None:
@@ -63,7 +65,6 @@ def test_uses_the_runtime_honours_are_fixed(use: str) -> None:
         ("def g():\n    match names:\n        case dict():\n            pass\n", "matched by a `match` statement"),
         ("def dump(d):\n    return pickle.dumps(d)\ndef g():\n    dump(names)\n", "in `dump()`, where it is `d`, it is serialized"),
         ("def check(d):\n    return isinstance(d, dict)\ndef g():\n    check(names)\n", "in `check()`, where it is `d`, its type is checked"),
-        ("def merge(d):\n    return d | {}\ndef g():\n    merge(names)\n", "combined with an operator"),
         ("def g():\n    return copy.deepcopy(names)\n", "deep-copied"),
         ("def g():\n    return json.dumps(names or {})\n", "serialized with `json.dumps()`"),
         ("def g():\n    return type(names)\n", "its type is read"),
