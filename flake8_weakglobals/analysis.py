@@ -18,7 +18,7 @@ from .findings import Edit, EditKind, Evidence as Proof, Finding, Span
 from .names import is_our_runtime
 from .scopes import Scopes, function_parameters
 from .survey import CachedFunction, Survey, survey_module
-from .uses import Definition, Fill, SlotUses, UseClassifier, collect, id_argument
+from .uses import SERIALIZER_PREFIXES, Definition, Fill, SlotUses, UseClassifier, collect, id_argument
 from .vocabulary import MODULE, MODULE_HOOK_REGISTRARS, TENSOR, Vocabulary, compares_by_value
 
 _MAP_API = frozenset(
@@ -48,6 +48,8 @@ _NON_INSTANCE_TYPES = frozenset(
     {"typing.Type", "builtins.type", "typing.Callable", "collections.abc.Callable"}
     | {f"builtins.{name}" for name in "str int float bool bytes complex".split()}
 )
+#: Calls that may see a module-level instance without taking the container it holds anywhere.
+_HOLDER_SAFE_CALLS = frozenset(f"builtins.{name}" for name in "print len id repr str isinstance hasattr callable".split())
 _ORDERED_MAPS = frozenset({"collections.OrderedDict", "typing.OrderedDict"})
 
 
@@ -231,6 +233,16 @@ class _Judge:
             return self.evidence.of_annotation(parts[0])
         return None
 
+    def _holder_escape(self, owner: str) -> Optional[str]:
+        """A module-level instance that holds the container, pickled or copied whole, takes it along."""
+        holders = {name for name, cls in self.survey.singletons.items() if owner in {a.name for a in self.survey.lineage(self.survey.classes[cls])}}
+        for node in ast.walk(self.evidence.scopes.module):
+            if isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id in holders for a in node.args):
+                callee = self.survey.names.qualify(node.func) or ""
+                if callee not in _HOLDER_SAFE_CALLS:  # ``pickle.dumps(holder)``, ``deepcopy(holder)``, ``dump(holder)``
+                    return f"the instance that holds it is passed to `{text(node.func)}()` (line {node.lineno}), which may take it along"
+        return None
+
     def _annotation_contradicts(self, definitions: list[Definition]) -> bool:
         """The container's own annotation says its keys or elements are not framework instances: classes
         (``Type[nn.Module]``), strings, numbers. Its word wins over any evidence from the fills."""
@@ -294,6 +306,10 @@ class _Judge:
         if uses.blockers:
             line, blocker = uses.blockers[0]
             return f"{blocker} (line {line})"
+        if uses.slot.where == "instance":
+            escape = self._holder_escape(uses.slot.owner)
+            if escape is not None:
+                return escape
         keyed = next(iter(types)).keyed
         api = _MAP_API if keyed else _SET_API
         unsupported = next(((line, method) for line, method in uses.methods if method not in api), None)
@@ -303,6 +319,8 @@ class _Judge:
         ordered = next((d for d in containers if d.constructor and d.constructor.callee in _ORDERED_MAPS), None)
         if ordered is not None and uses.equalities:
             return f"it is compared with `==` (line {uses.equalities[0]}), which is order-sensitive for an OrderedDict"
+        if ordered is not None and uses.printed:
+            return f"it is printed (line {uses.printed[0]}), and an OrderedDict prints as one, which WeakIdMap does not"
         owned = next((h for h in held if h.object is not None and h.object.owned and code != "WG004"), None)
         if owned is not None:
             return (
@@ -313,7 +331,7 @@ class _Judge:
         if tupled is not None:
             return f"it is keyed by tuples (line {tupled.fill.line}), which cannot be weakly referenced"
         for h in held:
-            holding = _key_reference(h.fill.member)
+            holding = _key_reference(h.fill.member) or _pair_reference(h.fill.member)
             if holding is not None:
                 return f"a value refers to its own key (`{holding}`, line {h.fill.line}), so that key would never be collected"
         if code == "WG005":
@@ -334,6 +352,9 @@ class _Judge:
         if uses.key_uses:
             line, use = uses.key_uses[0]
             return f"it is used without id() at line {line} ({use})"
+        equal_by_value = next((info for info in self.survey.classes.values() if info.kind and {"__eq__", "__hash__"} & set(info.methods)), None)
+        if equal_by_value is not None:
+            return f"`{equal_by_value.name}` defines its own `__eq__` or `__hash__`: its objects would be keys by equality, not by id()"
         unknown = [(h.fill.line, h.fill.member.expr) for h in held if h.fill.id_key and h.object is None]
         unknown += [(call.lineno, call.args[0]) for call in uses.id_calls if not isinstance(self.evidence.of(call.args[0]), Obj)]
         if unknown:
@@ -406,6 +427,20 @@ def _key_reference(member: Member) -> Optional[str]:
         return None
     found = _refers_to(member.value, member.expr.id)
     return text(found) if found is not None else None
+
+
+def _pair_reference(member: Member) -> Optional[str]:
+    """``X.update([(k, k.forward)])``, ``X.update((m, m) for m in ...)``: a pair whose value refers to its key."""
+    if member.shape != "update":
+        return None
+    expr = member.expr
+    pairs = [expr.elt] if isinstance(expr, (ast.ListComp, ast.SetComp, ast.GeneratorExp)) else getattr(expr, "elts", [])
+    for pair in pairs:
+        if isinstance(pair, ast.Tuple) and len(pair.elts) == 2 and isinstance(pair.elts[0], ast.Name):
+            found = _refers_to(pair.elts[1], pair.elts[0].id)
+            if found is not None:
+                return text(found)
+    return None
 
 
 def _refers_to(value: ast.expr, key: str) -> Optional[ast.expr]:

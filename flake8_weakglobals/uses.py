@@ -50,12 +50,13 @@ class SlotUses:
     methods: list[tuple[int, str]] = field(default_factory=list)  # every ``X.method`` used, for the runtime check
     operators: list[int] = field(default_factory=list)  # ``X | Y`` and friends
     equalities: list[int] = field(default_factory=list)  # ``X == Y``: order-sensitive for an OrderedDict
+    printed: list[int] = field(default_factory=list)  # ``print(X)``, ``f"{X}"``: an OrderedDict prints as one
     blockers: list[tuple[int, str]] = field(default_factory=list)  # uses the runtime cannot honour
     id_calls: list[ast.Call] = field(default_factory=list)  # ``id(x)`` keys, unwrapped by the id-keyed fix
     key_uses: list[tuple[int, str]] = field(default_factory=list)  # uses without ``id()`` that see keys
 
 
-_SERIALIZER_PREFIXES = (
+SERIALIZER_PREFIXES = (
     "pickle.", "json.", "marshal.", "yaml.", "cloudpickle.", "dill.", "msgpack.", "shelve.", "orjson.",
     "ujson.", "joblib.dump", "torch.save",
 )
@@ -196,7 +197,8 @@ class UseClassifier:
         elif isinstance(parent, ast.BoolOp) or (isinstance(parent, ast.IfExp) and parent.test is not node):
             self._read(parent, self.scopes.parent(parent), uses)  # ``X or {}`` is the container too
         elif _only_tested(node, parent):
-            return
+            if isinstance(parent, ast.FormattedValue):
+                uses.printed.append(line)
         elif isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
             uses.key_uses.append((line, "iteration"))
         elif isinstance(parent, (ast.Tuple, ast.List)) and len(parent.elts) > 1 and self._deep_copied(parent):
@@ -318,14 +320,15 @@ class UseClassifier:
                 uses.blockers.append((line, f"{where}its type is checked with `{text(call)}`"))
         elif qualified == "builtins.type":
             uses.blockers.append((line, f"{where}its type is read with `{text(call)}`"))
-        elif qualified.startswith(_SERIALIZER_PREFIXES):
+        elif qualified.startswith(SERIALIZER_PREFIXES):
             uses.blockers.append((line, f"{where}it is serialized with `{text(callee)}()`"))
         elif qualified == "copy.deepcopy":
             uses.blockers.append((line, f"{where}it is deep-copied: the copy's keys would be new objects that only the copy refers to"))
         elif qualified.startswith(_UNBOUND_METHOD_PREFIXES):
             uses.blockers.append((line, f"{where}`{text(callee)}()` is called on it, which needs a real {qualified.split('.')[-2]}"))
         elif qualified in _KEY_FREE_CALLS or (isinstance(callee, ast.Attribute) and callee.attr in _LOGGING_METHODS):
-            return
+            if qualified not in ("builtins.len", "builtins.bool", "builtins.id"):
+                uses.printed.append(line)
         elif qualified in _READING_CALLS or (isinstance(callee, ast.Attribute) and callee.attr in _READING_METHODS):
             uses.key_uses.append((line, f"`{text(callee)}()`"))
         else:

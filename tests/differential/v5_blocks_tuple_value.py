@@ -1,0 +1,20 @@
+"""Class 5: each parameter mapped to a (parameter, shape) record. The value keeps its key alive, so a weak-key map would never drop
+the entry: the fix must be refused."""
+# expect: refused: refers to its own key | keeps its key alive | own key
+import torch
+from torch import nn
+
+cache = {}
+
+
+def fill(model: nn.Module) -> None:
+    for p in model.parameters():
+        cache[p] = (p, tuple(p.shape))
+
+
+def main() -> None:
+    torch.manual_seed(0)
+    model = nn.Linear(3, 2)
+    fill(model)
+    print("entries:", len(cache))
+    print("records:", sorted(s for _, s in cache.values()))

@@ -1,0 +1,21 @@
+"""Class 5: flattened views of each parameter (a view holds its base). The value keeps its key alive, so a weak-key map would never drop
+the entry: the fix must be refused."""
+# expect: refused: refers to its own key | keeps its key alive | own key
+import torch
+from torch import nn
+
+cache = {}
+
+
+def fill(model: nn.Module) -> None:
+    for p in model.parameters():
+        cache[p] = p.view(-1)
+
+
+def main() -> None:
+    torch.manual_seed(0)
+    model = nn.Linear(3, 2)
+    fill(model)
+    print("entries:", len(cache))
+    print("view shapes:", sorted(tuple(v.shape) for v in cache.values()))
+    print("views share storage:", all(v.data_ptr() == k.data_ptr() for k, v in cache.items()))
