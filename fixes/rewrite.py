@@ -331,17 +331,19 @@ def _without(statement: cst.BaseStatement, unused: set[str]) -> Optional[cst.Bas
 
 
 def _if_without(statement: cst.If, unused: set[str]) -> cst.If:
-    body = statement.body
-    if isinstance(body, cst.IndentedBlock):
-        kept = [inner for inner in (_without(s, unused) for s in body.body) if inner is not None]
-        body = body.with_changes(body=kept or [cst.SimpleStatementLine([cst.Pass()])])
     orelse = statement.orelse
     if isinstance(orelse, cst.If):
         orelse = _if_without(orelse, unused)
-    elif isinstance(orelse, cst.Else) and isinstance(orelse.body, cst.IndentedBlock):
-        kept = [inner for inner in (_without(s, unused) for s in orelse.body.body) if inner is not None]
-        orelse = orelse.with_changes(body=orelse.body.with_changes(body=kept or [cst.SimpleStatementLine([cst.Pass()])]))
-    return statement.with_changes(body=body, orelse=orelse)
+    elif isinstance(orelse, cst.Else):
+        orelse = orelse.with_changes(body=_block_without(orelse.body, unused))
+    return statement.with_changes(body=_block_without(statement.body, unused), orelse=orelse)
+
+
+def _block_without(block: cst.BaseSuite, unused: set[str]) -> cst.BaseSuite:
+    if not isinstance(block, cst.IndentedBlock):
+        return block
+    kept = [inner for inner in (_without(statement, unused) for statement in block.body) if inner is not None]
+    return block.with_changes(body=kept or [cst.SimpleStatementLine([cst.Pass()])])
 
 
 def _extended(statement: cst.BaseStatement, module: str, names: list[str]) -> cst.BaseStatement:

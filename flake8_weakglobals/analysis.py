@@ -18,7 +18,7 @@ from .findings import Edit, EditKind, Evidence as Proof, Finding, Span
 from .names import is_our_runtime
 from .scopes import Scopes, function_parameters
 from .survey import CachedFunction, Survey, survey_module
-from .uses import SERIALIZER_PREFIXES, Definition, Fill, SlotUses, UseClassifier, collect, id_argument
+from .uses import Definition, Fill, SlotUses, UseClassifier, collect, id_argument
 from .vocabulary import MODULE, MODULE_HOOK_REGISTRARS, TENSOR, Vocabulary, compares_by_value
 
 _MAP_API = frozenset(
@@ -223,19 +223,23 @@ class _Judge:
         return found
 
     def _annotated_member(self, annotation: Optional[ast.expr]) -> Value:
+        key = self._key_annotation(annotation)
+        return self.evidence.of_annotation(key) if key is not None else None
+
+    def _key_annotation(self, annotation: Optional[ast.expr]) -> Optional[ast.expr]:
+        """The key (element) type a container's own annotation names: ``nn.Module`` in
+        ``Optional[Dict[nn.Module, str]]``; None when the annotation names no container."""
         if not isinstance(annotation, ast.Subscript):
             return None
         generic = (self.survey.names.qualify(annotation.value) or "").rpartition(".")[2]
         parts = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
         if generic in ("Optional", "ClassVar", "Final", "Union"):
-            return next((value for part in parts if (value := self._annotated_member(part)) is not None), None)
-        if generic in _CONTAINER_GENERICS:
-            return self.evidence.of_annotation(parts[0])
-        return None
+            return next((key for part in parts if (key := self._key_annotation(part)) is not None), None)
+        return parts[0] if generic in _CONTAINER_GENERICS else None
 
     def _holder_escape(self, owner: str) -> Optional[str]:
         """A module-level instance that holds the container, pickled or copied whole, takes it along."""
-        holders = {name for name, cls in self.survey.singletons.items() if owner in {a.name for a in self.survey.lineage(self.survey.classes[cls])}}
+        holders = set(self._holders(owner))
         for node in ast.walk(self.evidence.scopes.module):
             if isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id in holders for a in node.args):
                 callee = self.survey.names.qualify(node.func) or ""
@@ -247,23 +251,8 @@ class _Judge:
         """The container's own annotation says its keys or elements are not framework instances: classes
         (``Type[nn.Module]``), strings, numbers. Its word wins over any evidence from the fills."""
         for definition in definitions:
-            annotation = definition.annotation
-            if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-                try:
-                    annotation = ast.parse(annotation.value, mode="eval").body
-                except SyntaxError:
-                    continue
-            while isinstance(annotation, ast.Subscript):
-                generic = (self.survey.names.qualify(annotation.value) or "").rpartition(".")[2]
-                parts = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
-                if generic not in ("Optional", "ClassVar", "Final"):
-                    break
-                annotation = parts[0]
-            if not isinstance(annotation, ast.Subscript):
-                continue
-            generic = (self.survey.names.qualify(annotation.value) or "").rpartition(".")[2]
-            parts = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
-            if generic in _CONTAINER_GENERICS and self._not_an_instance(parts[0]):
+            key = self._key_annotation(_parsed(definition.annotation))
+            if key is not None and self._not_an_instance(key):
                 return True
         return False
 
@@ -273,11 +262,16 @@ class _Judge:
         qualified = self.survey.names.qualify(target) or ""
         return qualified in _NON_INSTANCE_TYPES
 
+    def _holders(self, owner: str) -> list[str]:
+        """The module-level instances whose class is ``owner`` or derives from it."""
+        return [
+            name
+            for name, class_name in self.survey.singletons.items()
+            if owner in {ancestor.name for ancestor in self.survey.lineage(self.survey.classes[class_name])}
+        ]
+
     def _is_singleton_state(self, owner: str) -> bool:
-        return any(
-            owner in {ancestor.name for ancestor in self.survey.lineage(self.survey.classes[class_name])}
-            for class_name in self.survey.singletons.values()
-        )
+        return bool(self._holders(owner))
 
     def _display(self, uses: SlotUses) -> str:
         slot = uses.slot
@@ -427,6 +421,16 @@ def _key_reference(member: Member) -> Optional[str]:
         return None
     found = _refers_to(member.value, member.expr.id)
     return text(found) if found is not None else None
+
+
+def _parsed(annotation: Optional[ast.expr]) -> Optional[ast.expr]:
+    """A string annotation (``"Set[Type[nn.Module]]"``) as the expression it spells."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            return ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return None
+    return annotation
 
 
 def _pair_reference(member: Member) -> Optional[str]:

@@ -59,7 +59,7 @@ class Settings:
 
     def wants(self, code: str) -> bool:
         """As flake8 decides: an opt-in code (``WG007``) only when a selected prefix names it (``WG``, ``WG007``)."""
-        if code in DEFAULT_IGNORED and not code.startswith(tuple(self.select or ("-",))):
+        if code in DEFAULT_IGNORED and not any(code.startswith(prefix) for prefix in self.select):
             return False
         selected = not self.select or code.startswith(tuple(self.select))
         return selected and not code.startswith(tuple(self.ignore))

@@ -31,7 +31,7 @@ RULES: dict[str, Rule] = {
 #: Reported by the flake8 plugin, at line 1, when the analysis itself fails on a file (a bug of ours): the
 #: other files' results still come through, which an exception would prevent.
 INTERNAL_ERROR = "WG000"
-#: Opt-in codes (flake8's ``extend_default_ignore``): reported only when selected by their full code.
+#: Opt-in codes (flake8's ``extend_default_ignore``): reported only when a selected prefix names them.
 #: WG007 is no leak of someone else's objects: a workspace or fixture list the module owns by design.
 DEFAULT_IGNORED: tuple[str, ...] = ("WG007",)
 

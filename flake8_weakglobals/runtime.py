@@ -174,6 +174,17 @@ class _WeakIdStore:
                     fix(key)
                 yield key, entry.value
 
+    def _pop_last(self, empty: str) -> tuple[Any, Any]:
+        """Remove and return the last live ``(key, value)``, LIFO as ``dict.popitem``; ``KeyError(empty)``."""
+        while self._data:
+            slot, entry = self._data.popitem()
+            if type(slot) is tuple:
+                return slot[0], entry
+            key = entry()
+            if key is not None:
+                return key, entry.value
+        raise KeyError(empty)
+
     def _count_live(self) -> int:
         return sum(1 for _ in self._live())
 
@@ -264,14 +275,7 @@ class WeakIdMap(_WeakIdStore, MutableMapping[_K, _V]):
         return value
 
     def popitem(self) -> tuple[_K, _V]:
-        while self._data:
-            slot, entry = self._data.popitem()
-            if type(slot) is tuple:
-                return slot[0], entry
-            key = entry()
-            if key is not None:
-                return key, entry.value
-        raise KeyError("popitem(): dictionary is empty")
+        return self._pop_last("popitem(): dictionary is empty")
 
     def update(self, other: Mapping[_K, _V] | Iterable[tuple[_K, _V]] = (), /, **kwargs: _V) -> None:
         if isinstance(other, Mapping):
@@ -414,14 +418,7 @@ class WeakIdSet(_WeakIdStore, MutableSet[_K]):
 
     def pop(self) -> _K:
         """Remove and return an arbitrary element, as ``set.pop`` does (here the last one added)."""
-        while self._data:
-            slot, entry = self._data.popitem()
-            if type(slot) is tuple:
-                return slot[0]  # type: ignore[no-any-return]
-            element = entry()
-            if element is not None:
-                return element  # type: ignore[no-any-return]
-        raise KeyError("pop from an empty set")
+        return self._pop_last("pop from an empty set")[0]  # type: ignore[no-any-return]
 
     def update(self, *iterables: Iterable[_K]) -> None:
         for iterable in iterables:

@@ -17,7 +17,7 @@ from typing import Optional
 from .containers import Constructor, ContainerType, Member, classify, initial_members
 from .evidence import text
 from .names import Names
-from .scopes import COMPREHENSIONS, FUNCTIONS, FunctionNode, Scopes, first_line, function_parameters
+from .scopes import FUNCTIONS, FunctionNode, Scopes, first_line, function_parameters
 from .slots import Slot, SlotResolver
 from .survey import Survey
 from .vocabulary import MODULE_HOOK_REGISTRARS, TENSOR_HOOK_REGISTRARS
@@ -56,7 +56,7 @@ class SlotUses:
     key_uses: list[tuple[int, str]] = field(default_factory=list)  # uses without ``id()`` that see keys
 
 
-SERIALIZER_PREFIXES = (
+_SERIALIZER_PREFIXES = (
     "pickle.", "json.", "marshal.", "yaml.", "cloudpickle.", "dill.", "msgpack.", "shelve.", "orjson.",
     "ujson.", "joblib.dump", "torch.save",
 )
@@ -320,7 +320,7 @@ class UseClassifier:
                 uses.blockers.append((line, f"{where}its type is checked with `{text(call)}`"))
         elif qualified == "builtins.type":
             uses.blockers.append((line, f"{where}its type is read with `{text(call)}`"))
-        elif qualified.startswith(SERIALIZER_PREFIXES):
+        elif qualified.startswith(_SERIALIZER_PREFIXES):
             uses.blockers.append((line, f"{where}it is serialized with `{text(callee)}()`"))
         elif qualified == "copy.deepcopy":
             uses.blockers.append((line, f"{where}it is deep-copied: the copy's keys would be new objects that only the copy refers to"))

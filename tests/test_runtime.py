@@ -286,18 +286,23 @@ def test_replaced_submodule_of_a_real_model_is_freed() -> None:
     assert len(names) == 6
 
 
-def test_a_stale_entry_under_a_reused_id_is_never_a_hit() -> None:
-    """A removal callback that never ran leaves a dead entry; a new object with that id must miss."""
-    store = WeakIdMap()
+def _behind_a_dead_entry(store: WeakIdMap) -> nn.Module:
+    """A new object whose id holds a dead entry of ``store``: what a lost removal callback plus id reuse leave."""
     doomed = nn.Linear(2, 2)
     store[doomed] = "stale"
     dead_entry = store._data.pop(id(doomed))
     del doomed
     gc.collect()
     assert dead_entry() is None
-
     newcomer = nn.Linear(2, 2)
-    store._data[id(newcomer)] = dead_entry  # what a lost callback plus id reuse leaves behind
+    store._data[id(newcomer)] = dead_entry
+    return newcomer
+
+
+def test_a_stale_entry_under_a_reused_id_is_never_a_hit() -> None:
+    """A removal callback that never ran leaves a dead entry; a new object with that id must miss."""
+    store = WeakIdMap()
+    newcomer = _behind_a_dead_entry(store)
     assert newcomer not in store
     assert store.get(newcomer, "missing") == "missing"
     with pytest.raises(KeyError):
@@ -555,13 +560,7 @@ def test_insertion_order_is_kept_across_both_kinds_of_key() -> None:
 
 def test_a_new_key_under_a_dead_entrys_id_goes_to_the_end() -> None:
     store = WeakIdMap()
-    doomed = nn.Linear(2, 2)
-    store[doomed] = "stale"
-    dead_entry = store._data.pop(id(doomed))
-    del doomed
-    gc.collect()
-    newcomer = nn.Linear(2, 2)
-    store._data[id(newcomer)] = dead_entry  # a lost callback plus id reuse, at the front
+    newcomer = _behind_a_dead_entry(store)
     store["later"] = 1
     store[newcomer] = 2
     assert ids(store) == ids(["later", newcomer])
