@@ -403,10 +403,6 @@ class WeakIdSet(_WeakIdStore, MutableSet[_K]):
     def _plain(self) -> set[_K]:
         return {element for element, _ in self._live()}
 
-    @classmethod
-    def _from_iterable(cls, iterable: Iterable[Any]) -> set[Any]:
-        return set(iterable)  # what the ``MutableSet`` mixins build their results with
-
     def __iter__(self) -> Iterator[_K]:
         return iter(self._plain())
 

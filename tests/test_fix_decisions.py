@@ -83,9 +83,11 @@ def test_escapes_are_refused_with_their_reason(use: str, reason: str) -> None:
     assert code == "WG001" and reason in why, why
 
 
-def test_an_ordered_dict_compared_with_eq_is_refused() -> None:
+def test_an_ordered_dict_compared_with_eq_or_printed_is_refused() -> None:
     head = HEAD.replace("names = {}", "names = OrderedDict()")
     assert "order-sensitive" in decide(FILL + "def g():\n    return names == OrderedDict()\n", head)[1]
+    assert "an OrderedDict prints as one" in decide(FILL + "def g():\n    print(names)\n", head)[1]
+    assert "an OrderedDict prints as one" in decide(FILL + "def g():\n    return f'{names}'\n", head)[1]
     assert decide(FILL + "def g():\n    return len(names)\n", head) == ("WG001", "")
 
 
