@@ -194,21 +194,27 @@ class Report:
         if blocked:
             self._error(result.path, result.fixed[0].line, f"left unchanged: {blocked}")
             return
-        if self.arguments.diff:
-            self._diff(_relative(result.path), result.old_text, result.new_text)
-        elif not self.arguments.check:
-            try:
-                replace_if_unchanged(result.path, result.new_text.encode(result.encoding), result.digest)
-            except Refused as error:
-                self._error(result.path, result.fixed[0].line, f"left unchanged: {error}")
-                return
-            except OSError as error:
-                self._error(result.path, result.fixed[0].line, f"cannot write: {error.strerror or error}")
-                return
-        self.changed += 1
-        self.fixes += len(result.fixed)
+        if self.dry_run:
+            if self.arguments.diff:
+                self._diff(_relative(result.path), result.old_text, result.new_text)
+            self._count(result)
+        else:
+            with _interrupts_held():  # a Ctrl-C between the rename and the count would under-report
+                try:
+                    replace_if_unchanged(result.path, result.new_text.encode(result.encoding), result.digest)
+                except Refused as error:
+                    self._error(result.path, result.fixed[0].line, f"left unchanged: {error}")
+                    return
+                except OSError as error:
+                    self._error(result.path, result.fixed[0].line, f"cannot write: {error.strerror or error}")
+                    return
+                self._count(result)
         fixed = ", ".join(f"{paint(outcome.code, '1')} {outcome.name}" for outcome in result.fixed)
         self._say(f"{paint(str(result.path), '1')}: {fixed}")
+
+    def _count(self, result: FileResult) -> None:
+        self.changed += 1
+        self.fixes += len(result.fixed)
 
     def _runtime_copy(self, destination: Path) -> Optional[str]:
         """Write (or, dry, show) the vendored copy once, before the first file that imports it; returns
