@@ -7,21 +7,16 @@ not be read, parsed or safely rewritten; 130 interrupted. Errors go to stderr as
 from __future__ import annotations
 
 import argparse
-import contextlib
 import difflib
 import os
-import signal
 import sys
-import threading
-import time
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from itertools import repeat
 from pathlib import Path
-from typing import Iterator, Optional, Sequence
+from typing import Optional, Sequence
 
 from flake8_weakglobals import __version__
-from flake8_weakglobals.config import RUNTIME_MODES, Settings, add_arguments, command_settings
+from flake8_weakglobals.config import RUNTIME_MODES, add_arguments, command_settings, entry_point
+from flake8_weakglobals.parallel import interrupts_held, ordered_results
 from flake8_weakglobals.sources import python_files
 from flake8_weakglobals.terminal import Progress, paint, command_line
 
@@ -29,12 +24,11 @@ from .atomic import Refused, replace_if_unchanged, write_atomically
 from .job import FileResult, process
 from .vendor import VendorConflict, copy_needed, vendored_text
 
-_POOL_THRESHOLD = 16  # files: below this a process pool costs more than it saves
 
-
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = "weakglobals-fix") -> argparse.ArgumentParser:
+    """``prog`` is how the user ran us, for ``--help`` and usage errors (``python -m fixes.apply``)."""
     parser = argparse.ArgumentParser(
-        prog="python -m fixes.apply",
+        prog=prog,
         description="Rewrite module- and class-level containers that pin modules, parameters and tensors "
         "into WeakIdMap / WeakIdSet (flake8-weakglobals).",
         epilog="Exit codes: 0 nothing left to do; 1 changes needed (--check/--diff) or findings left to fix "
@@ -48,79 +42,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--runtime", choices=RUNTIME_MODES, help="vendor a copy of the runtime (default) or import it")
     parser.add_argument("--jobs", "-j", type=int, help="worker processes (default: all cores; 1 runs in-process)")
     parser.add_argument("--exit-non-zero-on-fix", action="store_true", help="exit 1 when files were changed")
-    parser.add_argument("-q", "--quiet", action="store_true", help="print only errors and diffs")
-    parser.add_argument("-v", "--verbose", action="store_true", help="also list files with nothing to do")
+    volume = parser.add_mutually_exclusive_group()
+    volume.add_argument("-q", "--quiet", action="store_true", help="print only errors and diffs")
+    volume.add_argument("-v", "--verbose", action="store_true", help="also list files with nothing to do")
     parser.add_argument("--version", action="version", version=f"flake8-weakglobals {__version__}")
     return parser
 
 
-def results(files: Sequence[Path], settings: Settings, jobs: int) -> Iterator[FileResult]:
-    """Each file's result, in order, as soon as it is ready: in-process for one job or few files, else from a
-    process pool. Stopping early (an interrupt) cancels the files not yet started."""
-    if jobs <= 1 or len(files) < _POOL_THRESHOLD:
-        yield from (process(path, settings) for path in files)
-        return
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_setup, initargs=(os.getpid(),))
-    try:
-        chunk = max(1, min(64, len(files) // (jobs * 8)))
-        with _interrupts_held():  # workers are forked here; none may die of Ctrl-C before it ignores it
-            outcomes = pool.map(process, files, repeat(settings), chunksize=chunk)
-        yield from outcomes
-    except BrokenProcessPool:
-        _kill_workers(pool)
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
-
-
-@contextlib.contextmanager
-def _interrupts_held() -> Iterator[None]:
-    """Holds Ctrl-C and SIGTERM back (they arrive on leaving) in the parent; children forked meanwhile
-    start with them held too."""
-    if not hasattr(signal, "pthread_sigmask"):  # Windows: no fork, no process-group signals
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
-def _worker_setup(parent: int) -> None:
-    """Ctrl-C reaches every process of the group: workers ignore it, so that the parent, which stops the
-    run cleanly, sees an interrupt rather than a pool broken by workers dying of it. A worker whose
-    parent was killed outright exits rather than waiting for work forever."""
-    for interrupt in _INTERRUPTS:
-        signal.signal(interrupt, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTS)  # one held since the fork is now dropped
-    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
-
-
-def _exit_with(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(1)
-
-
-def _kill_workers(pool: ProcessPoolExecutor) -> None:
-    """After one worker died (the out-of-memory killer, say), kill the others: before Python 3.14's
-    ``kill_workers`` the pool leaves them running and ``shutdown`` can wait for them forever."""
-    kill = getattr(pool, "kill_workers", None)
-    if kill is not None:
-        kill()
-        return
-    for worker in list((getattr(pool, "_processes", None) or {}).values()):
-        worker.kill()
-
-
 @command_line
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = build_parser()
+    parser = build_parser(entry_point("fixes.apply", "weakglobals-fix"))
     arguments = parser.parse_args(argv)
     if arguments.jobs is not None and arguments.jobs < 1:
         parser.error("--jobs must be at least 1")
@@ -129,7 +60,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         files = list(python_files(arguments.paths, settings.exclude))
         report.begin(len(files))
-        for result in results(files, settings, arguments.jobs or os.cpu_count() or 1):
+        for result in ordered_results(process, files, settings, arguments.jobs or os.cpu_count() or 1):
             report.add(result)
     except KeyboardInterrupt:
         report.stopped("interrupted")
@@ -154,6 +85,7 @@ class Report:
         self.left = 0
         self.errors = 0
         self.copies: dict[Path, Optional[str]] = {}  # vendored copy -> why it could not be written, or None
+        self.runtime_changes: list[tuple[Path, str]] = []  # dry runs: (copy, "create" or "update"), shown last
 
     def begin(self, total: int) -> None:
         self.progress = Progress(total)
@@ -174,6 +106,7 @@ class Report:
 
     def finish(self) -> int:
         self.progress.close()
+        self._show_runtime_changes()
         self._summary()
         if self.errors:
             return 2
@@ -184,6 +117,7 @@ class Report:
     def stopped(self, why: str) -> None:
         """Says where a run that could not finish stopped, and that no file is half-written."""
         self.progress.close()
+        self._show_runtime_changes()
         done = "would be changed" if self.dry_run else "were rewritten completely"
         print(f"{why} after {self.checked} of {self.progress.total} files: {self.changed} {done}, "
               "every other file is unchanged", file=sys.stderr)
@@ -199,7 +133,7 @@ class Report:
                 self._diff(_relative(result.path), result.old_text, result.new_text)
             self._count(result)
         else:
-            with _interrupts_held():  # a Ctrl-C between the rename and the count would under-report
+            with interrupts_held():  # a Ctrl-C between the rename and the count would under-report
                 try:
                     replace_if_unchanged(result.path, result.new_text.encode(result.encoding), result.digest)
                 except Refused as error:
@@ -231,18 +165,28 @@ class Report:
             return str(error)
         if action is None:
             return None
+        if self.dry_run:
+            self.runtime_changes.append((destination, action))
+            return None
         shown = _relative(destination)
-        if self.arguments.diff:
-            old = destination.read_text(encoding="utf-8") if action == "update" else ""
-            self._diff(shown, old, vendored_text(), created=action == "create")
-        elif not self.arguments.check:
-            try:
-                write_atomically(destination, vendored_text().encode("utf-8"))
-            except OSError as error:
-                return f"cannot write the runtime copy {shown}: {error.strerror or error}"
-        done = f"would {action}" if self.dry_run else f"{action}d"
-        self._say(f"{shown}: {done} the vendored runtime")
+        try:
+            write_atomically(destination, vendored_text().encode("utf-8"))
+        except OSError as error:
+            return f"cannot write the runtime copy {shown}: {error.strerror or error}"
+        self._say(f"{shown}: {action}d the vendored runtime")
         return None
+
+    def _show_runtime_changes(self) -> None:
+        """A dry run shows the vendored copies after the user's own files, so that the diff reads as their
+        change. The copy's whole text stays in the diff, even with ``-q``: the diff is a patch that must
+        apply (``git apply``, ``patch -p1``) and give code that imports, and the copy is a file it creates."""
+        for destination, action in self.runtime_changes:
+            shown = _relative(destination)
+            if self.arguments.diff:
+                old = destination.read_text(encoding="utf-8") if action == "update" else ""
+                self._diff(shown, old, vendored_text(), created=action == "create")
+            self._say(f"{shown}: would {action} the vendored runtime")
+        self.runtime_changes.clear()
 
     def _diff(self, shown: str, old: str, new: str, created: bool = False) -> None:
         self.progress.clear()

@@ -14,6 +14,7 @@ from .analysis import analyze
 from .config import Settings
 from .findings import Finding
 from .noqa import NoqaMap
+from .project import context_for
 from .sources import Source, SourceError, read_source
 from .vocabulary import Vocabulary, may_mention_framework
 
@@ -33,6 +34,11 @@ def check_file(path: Path, settings: Settings) -> CheckedFile:
         source = read_source(path)
     except SourceError as error:
         return CheckedFile(path, error=str(error), error_line=error.line)
+    return check_source(path, source, settings)
+
+
+def check_source(path: Path, source: Source, settings: Settings) -> CheckedFile:
+    """A source already read (a file, or standard input checked as ``path``)."""
     vocabulary = Vocabulary(settings.extra_types)
     if not may_mention_framework(source.text, vocabulary):
         return CheckedFile(path, source)
@@ -41,7 +47,7 @@ def check_file(path: Path, settings: Settings) -> CheckedFile:
     except ParseError as error:
         return CheckedFile(path, source, error=str(error), error_line=error.line)
     try:
-        findings = analyze(tree, source.text, vocabulary)
+        findings = analyze(tree, source.text, vocabulary, context_for(path))
     except Exception as error:  # a bug of ours: reported on this file, never a traceback that stops the run
         return CheckedFile(path, source, error=internal_error(error))
     return CheckedFile(path, source, tree, reportable(findings, source.text, settings))

@@ -1,18 +1,23 @@
 """Configuration shared by the flake8 plugin, the standalone hook and the codemod.
 
 flake8 reads ``weakglobals-extra-types`` from its own config files (and ``--select``, ``--extend-ignore``,
-``--exclude`` as usual). The hook and the codemod read the same settings from ``[tool.weakglobals]`` in the
-nearest ``pyproject.toml``: ``extra-types``, ``select``, ``ignore``, ``exclude`` (and the codemod's
-``runtime``). Command-line flags override the file. Bad values name the file and the key.
+``--exclude`` as usual). The hook and the codemod read the same settings from ``[tool.weakglobals]``:
+``extra-types``, ``select``, ``ignore``, ``exclude``, ``extend-exclude`` (and the codemod's ``runtime``).
+The file is found as black and ruff find theirs: the nearest ``pyproject.toml`` with that table, searching
+up from the common parent of the paths given; ``--config FILE`` names one, ``--isolated`` reads none.
+Command-line flags override the file. Anything a TOML document can hold in the wrong place is one line
+that names the file and the key (exit 2), never a traceback.
 """
 from __future__ import annotations
 
 import argparse
+import datetime
+import os
 import re
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Optional, Sequence
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -20,6 +25,7 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
 from .rules import DEFAULT_IGNORED, RULES
+from .sources import Excludes, exclude_patterns
 
 _QUALIFIED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _CODE_PREFIX = re.compile(r"WG\d{0,3}")
@@ -53,9 +59,9 @@ class Settings:
     extra_types: frozenset[str] = frozenset()
     select: frozenset[str] = frozenset()  # empty: every code
     ignore: frozenset[str] = frozenset()
-    exclude: tuple[str, ...] = ()
+    exclude: Excludes = Excludes()
     runtime: str = "vendor"
-    source: Optional[Path] = field(default=None, compare=False)  # the pyproject.toml they came from
+    source: Optional[Path] = field(default=None, compare=False)  # the file they came from
 
     def wants(self, code: str) -> bool:
         """As flake8 decides: an opt-in code (``WG007``) only when a selected prefix names it (``WG``, ``WG007``)."""
@@ -69,49 +75,81 @@ class Settings:
         return replace(self, **{key: value for key, value in values.items() if value is not None})
 
 
-def find_pyproject(start: Path) -> Optional[Path]:
-    for directory in (start.resolve(), *start.resolve().parents):
+_LISTS = ("extra-types", "select", "ignore", "exclude", "extend-exclude")
+KEYS = (*_LISTS, "runtime")
+
+
+def toml_type(value: object) -> str:
+    """A value's type in TOML's words, for messages about a document the user wrote in TOML."""
+    kinds = ((bool, "a boolean"), (int, "an integer"), (float, "a float"), (str, "a string"), (list, "an array"),
+             (dict, "a table"), (datetime.datetime, "a date-time"), (datetime.date, "a date"), (datetime.time, "a time"))
+    return next((name for kind, name in kinds if isinstance(value, kind)), type(value).__name__)
+
+
+def read_table(path: Path) -> Optional[dict[str, Any]]:
+    """``[tool.weakglobals]`` of a TOML file; None when it has none. A file that cannot be read or parsed,
+    or a ``tool`` or ``tool.weakglobals`` that is not a table, is a ConfigError."""
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise ConfigError(f"{path}: cannot read: {reason}") from None
+    tool = document.get("tool")
+    if tool is None:
+        return None
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: `tool` must be a table ([tool]), not {toml_type(tool)}")
+    table = tool.get("weakglobals")
+    if table is None or isinstance(table, dict):
+        return table
+    hint = " of tables ([[tool.weakglobals]]); write [tool.weakglobals]" if isinstance(table, list) and table and all(isinstance(item, dict) for item in table) else ""
+    raise ConfigError(f"{path}: [tool.weakglobals] must be a table, not {toml_type(table)}{hint}")
+
+
+def find_config(paths: Sequence[Path]) -> Optional[tuple[Path, dict[str, Any]]]:
+    """The nearest ``pyproject.toml`` with a ``[tool.weakglobals]`` table, searching up from the common
+    parent of ``paths`` (the working directory when there are none), as black and ruff search."""
+    absolute = [os.path.abspath(path) for path in paths] or [os.getcwd()]
+    start = Path(os.path.commonpath(absolute))
+    if not start.is_dir():
+        start = start.parent
+    for directory in (start, *start.parents):
         candidate = directory / "pyproject.toml"
         if candidate.is_file():
-            return candidate
+            table = read_table(candidate)
+            if table is not None:
+                return candidate, table
     return None
 
 
-def load_settings(start: Path) -> Settings:
-    """``[tool.weakglobals]`` of the nearest ``pyproject.toml`` at or above ``start``; defaults if none."""
-    path = find_pyproject(start)
-    if path is None:
-        return Settings()
-    try:
-        table = tomllib.loads(path.read_text(encoding="utf-8")).get("tool", {}).get("weakglobals", {})
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise ConfigError(f"{path}: cannot read: {error}") from None
-    if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.weakglobals] must be a table")
-    return settings_from_table(table, path)
-
-
 def settings_from_table(table: dict[str, Any], path: Path) -> Settings:
-    known = {"extra-types", "select", "ignore", "exclude", "runtime"}
-    unknown = sorted(set(table) - known)
+    """Settings from a ``[tool.weakglobals]`` table; exclude patterns are relative to ``path``'s directory."""
+    where = f"{path}: [tool.weakglobals]"
+    unknown = sorted(set(table) - set(KEYS))
     if unknown:
-        raise ConfigError(f"{path}: [tool.weakglobals] has unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
+        raise ConfigError(f"{where} has unknown key {unknown[0]!r} (known: {', '.join(sorted(KEYS))})")
 
     def strings(key: str) -> list[str]:
         value = table.get(key, [])
-        if isinstance(value, str) or not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-            raise ConfigError(f"{path}: [tool.weakglobals] {key} must be a list of strings")
+        if not isinstance(value, list):
+            example = f' (write {key} = ["{value}"])' if isinstance(value, str) else ""
+            raise ConfigError(f"{where} {key} must be an array of strings, not {toml_type(value)}{example}")
+        for index, item in enumerate(value):
+            if not isinstance(item, str):
+                raise ConfigError(f"{where} {key} must be an array of strings; item {index + 1} is {toml_type(item)}")
         return value
 
     runtime = table.get("runtime", "vendor")
-    if runtime not in RUNTIME_MODES:
-        raise ConfigError(f"{path}: [tool.weakglobals] runtime must be one of {', '.join(RUNTIME_MODES)}, not {runtime!r}")
-    where = f"{path}: [tool.weakglobals]"
+    if runtime not in RUNTIME_MODES or not isinstance(runtime, str):
+        shown = repr(runtime) if isinstance(runtime, str) else toml_type(runtime)
+        raise ConfigError(f"{where} runtime must be one of {', '.join(map(repr, RUNTIME_MODES))}, not {shown}")
+    base = path.absolute().parent
+    exclude = exclude_patterns(strings("exclude"), base) if "exclude" in table else None
     return Settings(
         extra_types=parse_extra_types(strings("extra-types"), f"{where} extra-types"),
         select=parse_codes(strings("select"), f"{where} select"),
         ignore=parse_codes(strings("ignore"), f"{where} ignore"),
-        exclude=tuple(strings("exclude")),
+        exclude=Excludes(exclude, exclude_patterns(strings("extend-exclude"), base)),
         runtime=runtime,
         source=path,
     )
@@ -119,37 +157,78 @@ def settings_from_table(table: dict[str, Any], path: Path) -> Settings:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags the hook and the codemod share; each overrides its ``[tool.weakglobals]`` key."""
-    parser.add_argument("paths", nargs="*", type=Path, help="files and directories (recursive)")
+    parser.add_argument("paths", nargs="*", type=Path, help="files and directories (recursive; default: .)")
     parser.add_argument("--select", help="comma-separated WG codes or prefixes (default: all)")
     parser.add_argument("--ignore", help="comma-separated WG codes or prefixes to skip")
-    parser.add_argument("--exclude", action="append", metavar="GLOB", help="skip matching files and directories")
+    parser.add_argument("--exclude", action="append", metavar="PATTERNS",
+                        help="comma-separated globs of files and directories to skip, replacing the configured "
+                        "ones and the default list (.git, build, dist, ...); relative to the working directory")
+    parser.add_argument("--extend-exclude", action="append", metavar="PATTERNS",
+                        help="like --exclude, but added to the configured and default patterns")
     parser.add_argument("--extra-types", help="comma-separated qualified class names that count as framework objects")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--config", type=Path, metavar="FILE",
+                       help="read [tool.weakglobals] from FILE instead of the nearest pyproject.toml that has it")
+    where.add_argument("--isolated", action="store_true", help="read no configuration file")
 
 
 def _split(value: Optional[str]) -> list[str]:
     return [part for part in (value or "").replace(" ", ",").split(",") if part]
 
 
-def settings_for(arguments: argparse.Namespace, start: Path) -> Settings:
-    """``[tool.weakglobals]`` of the nearest pyproject.toml, overridden by the flags given."""
-    settings = load_settings(start)
+def settings_for(arguments: argparse.Namespace) -> Settings:
+    """The configuration file's settings (``--config``, ``--isolated`` or found from the paths), overridden by
+    the flags given. Command-line patterns are relative to the working directory."""
+    if arguments.isolated:
+        settings = Settings()
+    else:
+        if arguments.config is not None:
+            found: Optional[tuple[Path, dict[str, Any]]] = (arguments.config, read_table(arguments.config) or {})
+        else:
+            found = find_config(arguments.paths)
+        settings = settings_from_table(found[1], found[0]) if found else Settings()
+    here = Path.cwd()
+    exclude = settings.exclude
+    if arguments.exclude:
+        exclude = replace(exclude, exclude=exclude_patterns(_split(",".join(arguments.exclude)), here))
+    if arguments.extend_exclude:
+        exclude = replace(exclude, extend=exclude.extend + exclude_patterns(_split(",".join(arguments.extend_exclude)), here))
     return settings.override(
         select=parse_codes(_split(arguments.select), "--select") if arguments.select else None,
         ignore=parse_codes(_split(arguments.ignore), "--ignore") if arguments.ignore else None,
         extra_types=parse_extra_types(_split(arguments.extra_types), "--extra-types") if arguments.extra_types else None,
-        exclude=(*settings.exclude, *arguments.exclude) if arguments.exclude else None,
+        exclude=exclude,
         runtime=getattr(arguments, "runtime", None),
     )
 
 
+def default_paths(paths: list[Path]) -> list[Path]:
+    """No paths means ``.``, as for flake8 and ruff. Under pre-commit (which sets ``PRE_COMMIT=1`` for its
+    hooks) no paths means an empty list of files: pre-commit skips a hook with no matching files, unless the
+    hook says ``always_run: true``, and then it runs it with none; that is a clean no-op."""
+    if paths or os.environ.get("PRE_COMMIT") == "1":
+        return paths
+    return [Path(".")]
+
+
 def command_settings(arguments: argparse.Namespace) -> Settings:
-    """Settings for a command-line run, or exit 2 with the problem on stderr: a missing path, a bad value."""
-    missing = [path for path in arguments.paths if not path.exists()]
+    """Settings for a command-line run, or exit 2 with the problem on stderr: a missing path, a bad value.
+    Fills in ``arguments.paths`` (``default_paths``) first: the configuration is found from them."""
+    arguments.paths = default_paths(arguments.paths)
+    missing = [path for path in (*arguments.paths, arguments.config) if path is not None and not path.exists()]
     if missing:
         print(f"{missing[0]}: no such file or directory", file=sys.stderr)
         raise SystemExit(2)
     try:
-        return settings_for(arguments, Path.cwd())
+        return settings_for(arguments)
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(2) from None
+
+
+def entry_point(module: str, script: str) -> str:
+    """The program name for ``--help`` and usage: ``python -m MODULE`` when run that way, else the console
+    script's name."""
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    return f"python -m {module}" if spec is not None and spec.name == module else script

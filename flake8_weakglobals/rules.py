@@ -1,12 +1,14 @@
-"""The rules: codes, default policy, and messages in the style of bugbear and ruff (what, why, what to do).
+"""The rules: codes, default policy, and messages.
 
-Every message names the fill line and the structural evidence, so a reader can check the claim without
-running anything. The README's "Rules" section documents each code at length.
+A message is one short line, as ruff's and flake8's are: the code, the container, what it holds, and the
+structural evidence with the line it is on, so a reader can check the claim without running anything. Why it
+matters and what to do: ``advice`` (under ``--show-source``) and ``rule_docs`` (``--explain``, the README).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .findings import Finding
 from .vocabulary import describe
 
 
@@ -40,36 +42,47 @@ def _holds(kinds: tuple[str, ...]) -> str:
     return " and ".join(describe(kind) for kind in kinds)
 
 
-def container_message(
-    code: str, kind: str, place: str, name: str, kinds: tuple[str, ...], evidence: str, fixable: bool
-) -> str:
-    """The message of WG001-WG005; ``place`` is ``module-level``, ``class-level`` or ``instance``."""
+_MAPS = frozenset({"dict", "defaultdict", "OrderedDict"})
+
+
+def container_message(code: str, kind: str, place: str, name: str, kinds: tuple[str, ...], evidence: str) -> str:
+    """The flake8 line of WG001-WG005 and WG007: the code, the container, what it holds and the evidence with
+    its line, short enough to read in a terminal (``place`` is ``module-level``, ``class-level`` or
+    ``module-level instance's``). Why it matters and what to do: ``advice`` and ``weakglobals --explain``."""
     holds = _holds(kinds)
-    fix = "`python -m fixes.apply` rewrites it" if fixable else "fix it by hand"
     if code == "WG004":
-        return (
-            f"{code} {kind} `{name}` is keyed by {holds} {evidence}: it compares keys with ==, so lookups raise "
-            f"'Boolean value of Tensor with more than one value is ambiguous'; use WeakIdMap ({fix})"
-        )
-    if code == "WG007":
-        return (
-            f"{code} {place} {kind} `{name}` holds {holds} it allocates itself {evidence}: a workspace that lives "
-            "for the whole process, not a leak of someone else's objects; free it when done if it is large"
-        )
+        return f"{code} {kind} `{name}` is keyed by {holds} {evidence}, which it compares with =="
     if code == "WG005":
-        return (
-            f"{code} {place} {kind} `{name}` is keyed by id() of {holds} {evidence} and never drops an entry: it pins "
-            f"the values and returns stale hits once an id is reused; key it by the object in a WeakIdMap ({fix})"
-        )
-    relation = "is keyed by" if kind in ("dict", "defaultdict", "OrderedDict") else "holds"
-    lifetime = "as long as the class exists" if place == "class-level" else "for the life of the process"
-    remedy = "key it weakly by identity with WeakIdMap" if relation == "is keyed by" else "hold them in a WeakIdSet"
-    return f"{code} {place} {kind} `{name}` {relation} {holds} {evidence} and keeps them alive {lifetime}; {remedy} ({fix})"
+        return f"{code} {place} {kind} `{name}` is keyed by id() of {holds} {evidence}, never emptied"
+    if code == "WG007":
+        return f"{code} {place} {kind} `{name}` holds {holds} it allocates itself {evidence}"
+    relation = "is keyed by" if kind in _MAPS else "holds"
+    return f"{code} {place} {kind} `{name}` {relation} {holds} {evidence}"
 
 
 def cache_message(decorator: str, name: str, kinds: tuple[str, ...], evidence: str) -> str:
-    return (
-        f"WG006 `@{decorator}` on `{name}` caches calls keyed by {_holds(kinds)} {evidence}: the cache is a "
-        "process-wide dict with strong keys that keeps them alive; cache on the instance or key on values "
-        "that do not pin (shapes, dtypes, names)"
-    )
+    """The flake8 line of WG006, as short as ``container_message``'s."""
+    return f"WG006 `@{decorator}` on `{name}` caches calls keyed by {_holds(kinds)} {evidence}"
+
+
+def advice(finding: Finding) -> str:
+    """Why one finding matters and what to do about it, in a sentence: what ``--show-source`` prints under
+    the finding's source (the whole entry is ``--explain``'s)."""
+    code = finding.code
+    if code == "WG004":
+        why = "lookups compare keys with == and raise 'Boolean value of Tensor with more than one value is ambiguous'"
+        how = f"use {'WeakIdSet' if finding.kind == 'WeakSet' else 'WeakIdMap'}, which compares by identity"
+    elif code == "WG005":
+        why = "it pins the values, and returns stale hits once an id is reused"
+        how = "key it by the object in a WeakIdMap"
+    elif code == "WG006":
+        why = "the cache is a process-wide dict with strong keys that keeps them alive"
+        how = "use weak_lru_cache / weak_cache, which cache per instance and drop an entry when its argument is collected"
+    elif code == "WG007":
+        why = "a workspace that lives for the whole process, not a leak of someone else's objects"
+        how = "free it when done if it is large"
+    else:
+        why = f"it keeps them alive {'as long as the class exists' if finding.scope == 'class' else 'for the life of the process'}"
+        how = "key it weakly by identity with WeakIdMap" if finding.kind in _MAPS else "hold them in a WeakIdSet"
+    fix = "`python -m fixes.apply` rewrites it" if finding.fixable else f"fix it by hand: {finding.fix_reason}"
+    return f"{why}; {how} ({fix})"

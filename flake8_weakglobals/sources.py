@@ -13,7 +13,7 @@ import stat
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Optional
 
 SKIPPED_DIRECTORIES = frozenset(
     {".git", ".hg", ".svn", "__pycache__", "build", "dist", ".tox", ".nox", ".venv", "venv", ".eggs",
@@ -50,6 +50,11 @@ def read_source(path: Path) -> Source:
     except OSError as error:
         dangling = " (a symbolic link to a missing file)" if path.is_symlink() and not path.exists() else ""
         raise SourceError(f"cannot read: {error.strerror or error}{dangling}") from None
+    return decode_source(path, raw)
+
+
+def decode_source(path: Path, raw: bytes) -> Source:
+    """Bytes as Python would decode them (a coding cookie, a BOM, else UTF-8); also for standard input."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
         return Source(path, raw.decode(encoding), encoding, digest(raw))
@@ -67,27 +72,95 @@ def read_source(path: Path) -> Source:
         ) from None
 
 
+@dataclass(frozen=True)
+class Excludes:
+    """Exclude patterns, matched as flake8 and ruff match them.
+
+    A pattern without a ``/`` matches a file's or a directory's name (``generated``, ``*_pb2.py``); one with
+    a ``/`` matches the absolute path, so ``exclude_patterns`` made it absolute from the configuration file's
+    directory or, on the command line, the working directory (``./train_stats.py``, ``generated/*``).
+    One that starts with a wildcard (``*/train_stats.py``) also matches the absolute path as written, as
+    ruff's does. ``*`` crosses ``/``, as in both. ``exclude`` replaces the default list of directories
+    that are never walked (``.git``, ``build``, virtual environments...), ``extend-exclude`` adds to it.
+    """
+
+    exclude: Optional[tuple[str, ...]] = None  # None: DEFAULT_EXCLUDE
+    extend: tuple[str, ...] = ()
+
+    @property
+    def walking(self) -> tuple[str, ...]:
+        """What prunes the walk of a directory."""
+        return (DEFAULT_EXCLUDE if self.exclude is None else self.exclude) + self.extend
+
+    @property
+    def named(self) -> tuple[str, ...]:
+        """What excludes a path named on the command line (pre-commit names every file): the user's own
+        patterns only, so that ``weakglobals build`` still checks ``build``."""
+        return (self.exclude or ()) + self.extend
+
+
+DEFAULT_EXCLUDE = tuple(sorted(SKIPPED_DIRECTORIES))
+
+
+def exclude_patterns(values: Iterable[str], base: Path) -> tuple[str, ...]:
+    """Patterns as written (``./a.py``, ``generated/*``, ``build/``) made ready to match: path patterns
+    absolute from ``base``, trailing slashes dropped."""
+    patterns: list[str] = []
+    for value in values:
+        pattern = value.strip().rstrip("/")
+        if not pattern:
+            continue
+        if "/" not in pattern:
+            patterns.append(pattern)
+            continue
+        patterns.append(os.path.normpath(os.path.join(base, pattern)))
+        if pattern[0] in "*?[":
+            patterns.append(pattern)
+    return tuple(dict.fromkeys(patterns))
+
+
 def is_excluded(path: Path, patterns: Iterable[str]) -> bool:
-    """flake8's rule: a pattern matches the file's name or its path."""
-    return any(fnmatch.fnmatch(path.name, pattern) or fnmatch.fnmatch(path.as_posix(), pattern) for pattern in patterns)
+    """Whether a pattern matches the path's name or its absolute path (see ``Excludes``)."""
+    name = path.name
+    absolute: Optional[str] = None
+    for pattern in patterns:
+        if "/" in pattern:
+            absolute = absolute or os.path.abspath(path)
+            if fnmatch.fnmatch(absolute, pattern):
+                return True
+        elif name not in ("", ".", "..") and fnmatch.fnmatch(name, pattern):
+            return True
+    return False
 
 
-def python_files(paths: Iterable[Path], exclude: Iterable[str] = ()) -> Iterator[Path]:
+def python_files(paths: Iterable[Path], exclude: Excludes = Excludes()) -> Iterator[Path]:
     """Files named on the command line as given; directories walked, skipping VCS, build and environments.
 
     A file reached twice (named twice, or through a symbolic link to another listed file) is yielded once,
     so it is never rewritten twice."""
     seen: set[str] = set()
-    for path in _candidates(paths, tuple(exclude)):
+    for path in _candidates(paths, exclude):
         real = os.path.realpath(path)
         if real not in seen:
             seen.add(real)
             yield path
 
 
-def _candidates(paths: Iterable[Path], patterns: tuple[str, ...]) -> Iterator[Path]:
+def _named_excluded(path: Path, patterns: tuple[str, ...]) -> bool:
+    """A path named on the command line, or a directory it is in below the working directory, matches
+    (ruff's ``--force-exclude``): pre-commit names ``generated/x.py``, and ``generated`` is excluded."""
+    if not patterns:
+        return False
+    absolute = Path(os.path.abspath(path))
+    here = Path.cwd()
+    within = [parent for parent in absolute.parents if here in parent.parents]
+    return any(is_excluded(candidate, patterns) for candidate in (absolute, *within))
+
+
+def _candidates(paths: Iterable[Path], excludes: Excludes) -> Iterator[Path]:
+    walking = excludes.walking
     for path in paths:
-        if is_excluded(path, patterns):
+        if _named_excluded(path, excludes.named):
             continue
         if not path.is_dir():
             yield path
@@ -97,10 +170,8 @@ def _candidates(paths: Iterable[Path], patterns: tuple[str, ...]) -> Iterator[Pa
             subdirectories[:] = sorted(
                 name
                 for name in subdirectories
-                if name not in SKIPPED_DIRECTORIES
-                and not (here / name / "pyvenv.cfg").exists()
-                and not is_excluded(here / name, patterns)
+                if not (here / name / "pyvenv.cfg").exists() and not is_excluded(here / name, walking)
             )
             for name in sorted(files):
-                if name.endswith(".py") and not is_excluded(here / name, patterns):
+                if name.endswith(".py") and not is_excluded(here / name, walking):
                     yield here / name

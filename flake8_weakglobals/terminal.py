@@ -1,7 +1,7 @@
 """Terminal niceties for the command-line tools: colour and progress, only on a terminal.
 
-Colour honours ``NO_COLOR`` (https://no-color.org); progress goes to stderr and only for long runs, so
-logs and CI output stay clean.
+Colour honours ``NO_COLOR`` (https://no-color.org) and ``FORCE_COLOR``; progress goes to stderr, only on a
+terminal and only for long runs, so logs and CI output stay clean.
 """
 from __future__ import annotations
 
@@ -16,7 +16,11 @@ _PROGRESS_THRESHOLD = 200  # files; shorter runs finish before a progress line h
 
 
 def colour_enabled(stream: TextIO) -> bool:
-    return stream.isatty() and "NO_COLOR" not in os.environ
+    """On a terminal; never with ``NO_COLOR`` set to anything but the empty string, always with
+    ``FORCE_COLOR`` (https://force-color.org) so set, for CI logs that render colour. ``NO_COLOR`` wins."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    return bool(os.environ.get("FORCE_COLOR")) or stream.isatty()
 
 
 def paint(text: str, code: str, stream: TextIO = sys.stdout) -> str:

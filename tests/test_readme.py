@@ -13,7 +13,6 @@ import pytest
 
 from conftest import REPO, readme_blocks
 from flake8_weakglobals.config import parse_extra_types, settings_from_table
-from flake8_weakglobals.rules import RULES
 
 README = (REPO / "README.md").read_text()
 BLOCKS = readme_blocks()
@@ -54,12 +53,15 @@ def test_console_blocks_show_what_the_commands_print(block: str, tmp_path: Path)
     cwd = copy_examples(tmp_path)
     for command, *expected in (part.split("\n") for part in re.split(r"^\$ ", block, flags=re.MULTILINE)[1:]):
         done = shell(command, cwd)
-        assert [line.rstrip() for line in done.stdout.splitlines()] == [line.rstrip() for line in expected if line], command
+        shown = [line.rstrip() for line in expected]
+        while shown and not shown[-1]:  # the blank line that ends a command's part of the block
+            shown.pop()
+        assert [line.rstrip() for line in done.stdout.splitlines()] == shown, command
 
 
 def test_pre_commit_snippets_are_valid_configs(tmp_path: Path) -> None:
-    snippets = [text for language, text in BLOCKS if language == "yaml"]
-    assert len(snippets) == 2
+    snippets = [text for language, text in BLOCKS if language == "yaml" and text.startswith("repos:")]
+    assert len(snippets) == 3
     for snippet in snippets:
         (tmp_path / ".pre-commit-config.yaml").write_text(snippet)
         done = subprocess.run([sys.executable, "-m", "pre_commit", "validate-config", ".pre-commit-config.yaml"],
@@ -74,19 +76,12 @@ def test_configuration_snippets_are_accepted() -> None:
 
     from flake8_weakglobals.config import tomllib
 
-    (toml,) = [text for language, text in BLOCKS if language == "toml"]
+    (toml,) = [text for language, text in BLOCKS if language == "toml" and "[tool.weakglobals]" in text]
     settings_from_table(tomllib.loads(toml)["tool"]["weakglobals"], Path("pyproject.toml"))
     (ini,) = [text for language, text in BLOCKS if language == "ini"]
     parser = configparser.ConfigParser()
     parser.read_string(ini)
     assert parse_extra_types(parser["flake8"]["weakglobals-extra-types"].split(","), "README")
-
-
-def test_every_rule_has_a_complete_entry() -> None:
-    for code in RULES:
-        entry = README.split(f"### {code}\n", 1)[1].split("\n### ", 1)[0]
-        for part in ("**Why it matters**", "**Example**", "**Fix**", "**Fix safety**", "**Known false positives**"):
-            assert part in entry, (code, part)
 
 
 @pytest.mark.parametrize("script", sorted(set(re.findall(r"`python (benchmarks/\w+\.py)`", README))))

@@ -8,6 +8,7 @@ import pytest
 
 from conftest import LINT_FIXTURES, expected_findings
 from flake8_weakglobals.analysis import analyze
+from flake8_weakglobals.rules import advice
 from flake8_weakglobals.vocabulary import Vocabulary
 
 FIXTURES = sorted(LINT_FIXTURES.glob("WG*.py"))
@@ -135,7 +136,7 @@ def test_fix_is_refused_with_a_reason(fill: str, reason: str) -> None:
     )
     (finding,) = analyze_source(source)
     assert finding.code == "WG001" and not finding.fixable and reason in (finding.fix_reason or "")
-    assert "fix it by hand" in finding.message and not finding.edits
+    assert f"fix it by hand: {finding.fix_reason}" in advice(finding) and not finding.edits
 
 
 def test_values_derived_from_the_key_without_referring_to_it_are_fine() -> None:

@@ -1,0 +1,93 @@
+"""``--diff`` is a patch: the user's files first, the vendored runtime copies last, and it applies.
+
+The printed diff is applied with the real ``git apply`` (and ``patch -p1`` where installed) to one copy of
+a project; the same project is fixed for real in another; the two trees must be byte for byte the same.
+With ``-q`` the diff is all that is printed, and it still applies.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import PINNING, require
+
+PORTABLE = (
+    "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+    "    from torch import nn\n\nnames = {}\n\n\ndef add(module: nn.Module) -> None:\n    names[module] = 1\n"
+)
+PROJECT = {
+    "pyproject.toml": '[project]\nname = "demo"\nversion = "0"\n',
+    "pkg/__init__.py": "",
+    "pkg/a.py": PORTABLE,
+    "pkg/b.py": PINNING.replace("\n", "\r\n"),
+    "nspkg/sub/c.py": PORTABLE,
+    "scripts/run.py": PINNING + '\n\nif __name__ == "__main__":\n    add(nn.Linear(1, 1))\n',
+    "clean.py": "x = 1\n",
+}
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {path.relative_to(root).as_posix(): path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file() and ".git" not in path.parts}
+
+
+def make(root: Path) -> Path:
+    for name, text in PROJECT.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(text.encode())
+    return root
+
+
+def fix(*arguments: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    """As bytes: the CRLF lines of ``pkg/b.py`` must reach ``git apply`` as they were printed."""
+    return subprocess.run([sys.executable, "-m", "fixes.apply", *arguments], capture_output=True, cwd=cwd,
+                          env={**os.environ, "NO_COLOR": "1"})
+
+
+@pytest.fixture(scope="module")
+def fixed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """The tree a real run writes."""
+    root = make(tmp_path_factory.mktemp("real"))
+    done = fix(".", cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return tree(root)
+
+
+def headers(diff: str) -> list[str]:
+    return re.findall(r"^\+\+\+ b/(\S+)", diff, flags=re.MULTILINE)
+
+
+@pytest.mark.parametrize("quiet", [False, True], ids=["default", "-q"])
+def test_the_diff_shows_the_users_files_first_and_applies_with_git_apply(quiet: bool, tmp_path: Path, fixed: dict[str, bytes]) -> None:
+    require(shutil.which("git") is not None, "git")
+    root = make(tmp_path)
+    original = tree(root)
+    done = fix("--diff", *(["-q"] if quiet else []), ".", cwd=root)
+    assert done.returncode == 1 and done.stderr == b"", done.stderr
+    assert tree(root) == original, "--diff writes nothing"
+    diff = done.stdout.decode()
+    assert headers(diff) == ["nspkg/sub/c.py", "pkg/a.py", "pkg/b.py", "scripts/run.py",
+                                    "nspkg/_weakglobals_runtime.py", "pkg/_weakglobals_runtime.py", "scripts/_weakglobals_runtime.py"]
+    if quiet:
+        assert diff.startswith("--- a/nspkg/sub/c.py\n") and "would fix" not in diff
+    else:
+        assert diff.endswith("scripts/_weakglobals_runtime.py: would create the vendored runtime\n"
+                                    "would fix 4 containers in 4 files; 6 files checked\n")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    applied = subprocess.run(["git", "apply", "-"], input=done.stdout, capture_output=True, cwd=root)
+    assert applied.returncode == 0, applied.stderr
+    assert tree(root) == fixed
+
+
+def test_the_diff_applies_with_patch(tmp_path: Path, fixed: dict[str, bytes]) -> None:
+    require(shutil.which("patch") is not None, "patch")
+    root = make(tmp_path)
+    done = fix("--diff", "-q", ".", cwd=root)
+    applied = subprocess.run(["patch", "-p1", "--quiet", "--binary"], input=done.stdout, capture_output=True, cwd=root)
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    assert tree(root) == fixed

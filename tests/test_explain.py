@@ -1,0 +1,44 @@
+"""The rule documentation has one source, ``flake8_weakglobals/rule_docs.py``: ``weakglobals --explain``
+prints it, the SARIF log carries it, and the README's rule sections must say exactly the same."""
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+
+from conftest import REPO
+from flake8_weakglobals.rule_docs import DOCS, explanation
+from flake8_weakglobals.rules import RULES
+
+
+def readme_rule_sections() -> dict[str, str]:
+    """Each ``### WG00N`` section of the README, up to the next heading."""
+    text = (REPO / "README.md").read_text()
+    return {code: body.rstrip("\n") + "\n" for code, body in re.findall(r"^### (WG\d{3})\n\n(.*?)(?=^##)", text, flags=re.M | re.S)}
+
+
+def test_the_readme_rule_sections_are_the_rule_docs() -> None:
+    sections = readme_rule_sections()
+    assert list(sections) == list(RULES) == list(DOCS)
+    for code, body in DOCS.items():
+        assert sections[code] == body, f"README's ### {code} differs from flake8_weakglobals/rule_docs.py: edit the module, copy it over"
+
+
+@pytest.mark.parametrize("code", RULES)
+def test_every_entry_is_complete(code: str) -> None:
+    for part in ("**Why it matters**", "**Example**", "**Fix**", "**Fix safety**", "**Known false positives**"):
+        assert f"\n- {part}: " in DOCS[code], (code, part)
+
+
+def test_explain_prints_the_entry_without_the_readmes_own_links() -> None:
+    done = subprocess.run(["weakglobals", "--explain", "wg001"], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == explanation("WG001")
+    assert done.stdout.startswith("WG001 (flake8-weakglobals)\n\n*Module-level dict")
+    assert "(see [fix safety](#fix-safety))" in DOCS["WG001"] and "(see fix safety)" in done.stdout
+
+
+def test_explaining_an_unknown_code_is_a_usage_error() -> None:
+    done = subprocess.run(["weakglobals", "--explain", "WG999"], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines()[-1] == f"weakglobals: error: --explain: 'WG999' is not a rule (known: {', '.join(RULES)})"

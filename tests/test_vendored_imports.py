@@ -1,0 +1,127 @@
+"""The vendored runtime's import resolves the way the code is imported, in every layout: differential runs.
+
+For each layout the same command runs in a fresh interpreter before and after ``python -m fixes.apply``
+(``-S -E``: no site-packages, so neither torch nor this package can be imported: the vendored copy must be).
+Before, a dropped key stays in the global (``1 1``); after, it is collected (``1 0``) and the container's
+class comes from the copy the codemod wrote. Nothing else may differ. Layouts where no import could
+resolve are refused: the file is left as it was, the reason is on stderr, the exit code is 2.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+# A pinning module that runs without torch (the evidence is a TYPE_CHECKING import).
+MODULE = (
+    "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+    "    from torch import nn\n\nnames = {}\n\n\ndef add(module: nn.Module) -> None:\n    names[module] = 1\n"
+)
+# The probe reads the map's type through ``getattr``: a script of the project that called ``type(m.names)``
+# would rightly make the codemod refuse the fix (it checks the project's other uses of a container).
+PROBE = (
+    "import gc\nclass Key: pass\nkey = Key(); m.add(key); before = len(m.names); del key; gc.collect()\n"
+    "print(before, len(m.names), type(getattr(m, 'names')).__module__)\n"
+)
+PROJECT = '[project]\nname = "demo"\nversion = "0"\n'
+
+
+@dataclass(frozen=True)
+class Layout:
+    files: dict[str, str]
+    run: list[str]  # after ``python -S -E``, from the layout's root
+    runtime: str  # the module the fixed code takes WeakIdMap from
+    fix: list[str] = field(default_factory=lambda: ["."])  # ``python -m fixes.apply`` arguments
+    fix_cwd: str = "."
+    root: str = "."  # where Python imports it from, relative to the layout
+
+
+def probe(module: str) -> list[str]:
+    return ["-c", f"import {module} as m\n{PROBE}"]
+
+
+LAYOUTS = {
+    "regular package": Layout({"pkg/__init__.py": "", "pkg/sub/__init__.py": "", "pkg/sub/mod.py": MODULE}, probe("pkg.sub.mod"), "pkg._weakglobals_runtime"),
+    "namespace package": Layout({"pyproject.toml": PROJECT, "nspkg/sub/stats.py": MODULE}, probe("nspkg.sub.stats"), "nspkg._weakglobals_runtime"),
+    "namespace package, no project file, fixed from its parent": Layout(
+        {"nspkg/sub/stats.py": MODULE}, probe("nspkg.sub.stats"), "nspkg._weakglobals_runtime", fix=["nspkg"]),
+    "namespace package in a regular one": Layout({"pkg/__init__.py": "", "pkg/sub/x.py": MODULE}, probe("pkg.sub.x"), "pkg._weakglobals_runtime"),
+    "src layout, namespace": Layout(
+        {"pyproject.toml": PROJECT, "src/nsp/mod.py": MODULE}, ["-c", f"import sys; sys.path.insert(0, 'src')\nimport nsp.mod as m\n{PROBE}"],
+        "nsp._weakglobals_runtime", fix=["src"], root="src"),
+    "src layout, regular": Layout(
+        {"pyproject.toml": PROJECT, "src/pkg/__init__.py": "", "src/pkg/mod.py": MODULE},
+        ["-c", f"import sys; sys.path.insert(0, 'src')\nimport pkg.mod as m\n{PROBE}"], "pkg._weakglobals_runtime", fix=["pkg"], fix_cwd="src", root="src"),
+    "a top-level module": Layout({"pyproject.toml": PROJECT, "single.py": MODULE}, probe("single"), "_weakglobals_runtime"),
+    "a directory of scripts": Layout(
+        {"pyproject.toml": PROJECT, "scripts/common.py": MODULE,
+         "scripts/train.py": 'import common as m\n\nif __name__ == "__main__":\n' + "".join(f"    {line}\n" for line in PROBE.splitlines())},
+        ["scripts/train.py"], "_weakglobals_runtime", fix=["scripts"], root="scripts"),
+    "a directory that is not an identifier": Layout(
+        {"pyproject.toml": PROJECT, "my-tools/helpers/h.py": MODULE, "my-tools/run.py": f"import helpers.h as m\n{PROBE}"},
+        ["my-tools/run.py"], "helpers._weakglobals_runtime", root="my-tools"),
+    "a regular package run with python -m": Layout(
+        {"pkg/__init__.py": "", "pkg/tool.py": MODULE + '\n\nif __name__ == "__main__":\n    import sys\n    m = sys.modules[__name__]\n'
+         + "".join(f"    {line}\n" for line in PROBE.splitlines())},
+        ["-m", "pkg.tool"], "pkg._weakglobals_runtime"),
+    "a namespace package run with python -m": Layout(
+        {"pyproject.toml": PROJECT, "app/cli.py": MODULE + f"\nimport sys\nm = sys.modules[__name__]\n{PROBE}"}, ["-m", "app.cli"], "app._weakglobals_runtime"),
+}
+
+
+def python(arguments: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-S", "-E", *arguments], capture_output=True, text=True, cwd=cwd)
+
+
+def fix(arguments: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "fixes.apply", *arguments], capture_output=True, text=True, cwd=cwd,
+                          env={**os.environ, "NO_COLOR": "1"})
+
+
+def build(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_the_fixed_code_imports_its_runtime_in_a_fresh_interpreter(name: str, tmp_path: Path) -> None:
+    layout = LAYOUTS[name]
+    build(tmp_path, layout.files)
+    before = python(layout.run, tmp_path)
+    assert before.stdout == "1 1 builtins\n", before.stderr
+    done = fix(layout.fix, tmp_path / layout.fix_cwd)
+    assert done.returncode == 0 and done.stderr == "", done.stdout + done.stderr
+    after = python(layout.run, tmp_path)
+    assert after.stdout == f"1 0 {layout.runtime}\n", after.stderr
+    copy = (tmp_path / layout.root).joinpath(*layout.runtime.split(".")).with_suffix(".py")
+    assert copy.read_text().startswith("# Vendored by flake8-weakglobals")
+    assert sorted(tmp_path.rglob("_weakglobals_runtime.py")) == [copy], "one copy, where the import finds it"
+
+
+@pytest.mark.parametrize(
+    ("files", "reason"),
+    [
+        ({"nspkg.py": "", "nspkg/sub/stats.py": MODULE}, "`nspkg` is the module {root}/nspkg.py, not the package {root}/nspkg"),
+        ({"email/stats.py": MODULE}, "`email` is {stdlib}/email/__init__.py, not the package {root}/email"),
+        ({"pkg/__init__.py": "", "pkg/_weakglobals_runtime/__init__.py": "", "pkg/mod.py": MODULE},
+         "`pkg._weakglobals_runtime` is {root}/pkg/_weakglobals_runtime/__init__.py, which would be imported instead of the copy"),
+    ],
+    ids=["a module shadows the namespace package", "a namespace package named like a standard module", "a package shadows the copy"],
+)
+def test_an_import_that_would_not_resolve_is_refused_with_the_reason(files: dict[str, str], reason: str, tmp_path: Path) -> None:
+    import sysconfig
+
+    build(tmp_path, {"pyproject.toml": PROJECT, **files})
+    module = next(name for name, text in files.items() if text == MODULE)
+    done = fix(["."], tmp_path)
+    assert done.returncode == 2
+    runtime = module.split("/")[0] + "._weakglobals_runtime"
+    why = reason.format(root=tmp_path, stdlib=sysconfig.get_paths()["stdlib"])
+    assert done.stderr == f"{module}:8: left unchanged: the runtime import `{runtime}` would not resolve from the import root {tmp_path}: {why}\n"
+    assert (tmp_path / module).read_text() == MODULE
+    assert not list(tmp_path.rglob("_weakglobals_runtime.py"))
