@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence, Union
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodePosition, MetadataWrapper, PositionProvider
 
 from flake8_weakglobals.findings import Edit, EditKind, Finding, Span
 from flake8_weakglobals.names import is_our_runtime
@@ -172,8 +172,17 @@ class _ApplyEdits(cst.CSTTransformer):
         position = self.get_metadata(PositionProvider, node, None)
         if position is None:
             return bool(self.pending)
-        start, end = (position.start.line, position.start.column), (position.end.line, position.end.column)
+        start, end = self._start(node, position.start), (position.end.line, position.end.column)
         return any(start <= key[:2] and key[2:] <= end for key in self.pending)
+
+    def _start(self, node: cst.CSTNode, start: CodePosition) -> tuple[int, int]:
+        """Where ``node`` starts, decorators included: libcst starts a ``def``, a ``class``, and a block
+        that opens with one, at the keyword, below the decorators that an edit may rewrite."""
+        first = node.body[0] if isinstance(node, cst.IndentedBlock) and node.body else node
+        decorators = getattr(first, "decorators", ())
+        if decorators:
+            start = self.get_metadata(PositionProvider, decorators[0]).start
+        return start.line, start.column
 
     def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode) -> Union[cst.CSTNode, cst.RemovalSentinel]:
         if isinstance(updated, cst.SimpleStatementLine):

@@ -1,4 +1,5 @@
-"""WeakIdMap and WeakIdSet: a dict and a set that never keep torch modules, parameters or tensors alive.
+"""WeakIdMap, WeakIdSet and weak_lru_cache: a dict, a set and a cache that never keep torch modules,
+parameters or tensors alive.
 
 Why: a module-level dict keyed by ``nn.Module``, ``nn.Parameter`` or ``Tensor`` objects keeps every key
 alive for the life of the process. ``weakref.WeakKeyDictionary`` is no cure for tensors: its keys compare
@@ -34,22 +35,29 @@ Guarantees:
   ``(model, names)`` keys the copy by the copied parameters. Deep-copying a map alone makes fresh keys
   that nothing else holds, so those entries vanish. Pickling raises ``TypeError``.
 
+``weak_lru_cache`` / ``weak_cache`` replace ``functools.lru_cache`` / ``functools.cache`` (see their
+section at the end of this file).
+
 Stdlib only and self-contained (Python 3.9+): flake8-weakglobals copies this file into projects it fixes.
 """
 from __future__ import annotations
 
+import functools
 import operator
+import sys
+import threading
 import weakref
-from collections import defaultdict
+from collections import defaultdict, namedtuple
 from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, Mapping, MutableMapping
 from collections.abc import MutableSet, Set, ValuesView
 from copy import deepcopy
 from reprlib import recursive_repr
+from types import MethodType
 from typing import Any, Optional, TypeVar
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
-__all__ = ["WeakIdMap", "WeakIdSet"]
+__all__ = ["WeakIdMap", "WeakIdSet", "weak_cache", "weak_lru_cache", "weak_shared_cache", "weak_shared_lru_cache"]
 _MISSING: Any = object()
 _first = operator.itemgetter(0)
 
@@ -471,3 +479,328 @@ class WeakIdSet(_WeakIdStore, MutableSet[_K]):
 
     def __repr__(self) -> str:
         return repr(self._plain())
+
+
+# --- weak_lru_cache / weak_cache ---------------------------------------------------------------------------
+#
+# ``functools.lru_cache`` on a method keeps one process-wide dict keyed by ``(self, *args)``: every instance
+# it ever saw stays alive, with the tensors it returned. These replacements keep ``lru_cache``'s surface
+# (``cache_info``, ``cache_clear``, ``cache_parameters``, ``__wrapped__``, ``typed``, thread safety) and
+# never keep an argument alive that a dict would find by identity (modules, parameters, tensors, plain
+# objects: the rule ``WeakIdMap`` applies to keys).
+#
+# - Methods (the cached function read through an instance): each instance gets its own C ``lru_cache``,
+#   stored in the instance's ``__dict__``. It dies with the instance, costs a hit one attribute read more
+#   than ``lru_cache``, and ``maxsize`` counts per instance: one model's calls can no longer evict another's,
+#   and an unbounded cache is bounded by its instance's life. The per-instance cache refers to its instance
+#   only weakly, or the instance would keep itself alive. A copy or a pickle of the instance does not share
+#   it (the copy builds its own). Instances without ``__dict__`` (``__slots__``) and classes (under
+#   ``@classmethod``) take the function path below, where the instance is an argument held weakly.
+#   Other arguments of a method are held as ``lru_cache`` holds them, for as long as the instance lives:
+#   where they are modules or tensors and the instance outlives them (a coordinator caching per submodule),
+#   ``weak_shared_lru_cache`` / ``weak_shared_cache`` keep one cache for every instance, as ``lru_cache``
+#   does, and take the function path for every call, ``self`` held weakly like the other arguments.
+# - Functions (and static methods, and methods reached as ``Class.method(obj, ...)``): one cache, in which an
+#   argument found by identity is represented by a token, a weak reference: when the argument is collected,
+#   every entry whose key holds it goes. A token is looked up by ``id`` and checked to point at this very
+#   object, so a recycled id never hits. Other arguments are hashed as ``lru_cache`` hashes them.
+# - Under torch.compile / torch.export, as with ``lru_cache``, the compiler traces the function itself: a
+#   method not yet bound to its instance is read as the plain method while tracing, so no entry computed
+#   from fake tensors is kept.
+
+CacheInfo = namedtuple("CacheInfo", ["hits", "misses", "maxsize", "currsize"])
+_KEYWORDS = object()  # separates positional from keyword arguments in a key, as ``lru_cache``'s mark does
+
+
+class _Token(weakref.ref):
+    """An argument held weakly in a function cache's keys: one per live object and cache, hashed and compared
+    by identity (a plain ``weakref.ref`` compares its referents with ``==``, which raises for tensors).
+    ``keys`` are the cache keys that hold it, dropped when its object is collected."""
+
+    __slots__ = ("key_id", "keys")
+    __hash__ = object.__hash__
+    __eq__ = object.__eq__
+
+
+class _InstanceCache:
+    """What an instance's ``__dict__`` holds for one cached method: its ``lru_cache`` and a weak reference to
+    the instance it belongs to. A copied ``__dict__`` (``copy.copy``, ``DataParallel`` replicas) still names
+    the original owner, so the copy builds its own; deep copies and pickles get ``None`` in its place. (A
+    ``weakref.ref`` subclass carrying the cache would save a hit 10% more, but torch.compile cannot call one.)"""
+
+    __slots__ = ("owner", "call")
+
+    def __init__(self, owner: weakref.ref, call: Callable[..., Any]) -> None:
+        self.owner, self.call = owner, call
+
+    def __reduce__(self) -> tuple[Callable[[], None], tuple[()]]:
+        return _expired, ()
+
+
+def _expired() -> None:
+    """An unpickled or deep-copied ``_InstanceCache``: nothing, rebuilt on the first call."""
+    return None
+
+
+def _compiling() -> bool:
+    """Whether torch's compiler is tracing this call (found without importing torch): it cannot trace the
+    creation of an instance's cache."""
+    is_compiling = getattr(getattr(sys.modules.get("torch"), "compiler", None), "is_compiling", None)
+    return bool(is_compiling is not None and is_compiling())
+
+
+def _collected(*args: Any, **kwargs: Any) -> Any:
+    raise ReferenceError("the instance this cached method was read from has been collected: call it through the instance")
+
+
+class _WeakLruCache:
+    """The cached function: a descriptor that gives each instance its own cache, and, called directly, a
+    function cache whose identity-keyed arguments are held weakly (see the section comment above)."""
+
+    __slots__ = (
+        "_maxsize", "_typed", "_data", "_tokens", "_hits", "_misses", "_lock", "_forget", "_slot", "_instances",
+        "_signature", "_call", "__dict__", "__weakref__",
+    )
+
+    def __init__(self, function: Callable[..., Any], maxsize: Optional[int], typed: bool) -> None:
+        functools.update_wrapper(self, function)
+        self._maxsize, self._typed = maxsize, typed
+        self._data: dict[tuple, Any] = {}  # key -> result, least recently used first
+        self._tokens: dict[int, _Token] = {}  # id(argument) -> its token
+        self._hits = self._misses = 0
+        self._lock = threading.RLock()
+        self._slot = f"__weak_lru_cache_{getattr(function, '__name__', 'function')}_{id(self):x}"
+        self._instances: weakref.WeakSet = weakref.WeakSet()  # every live per-instance cache
+        self._signature: Any = None
+
+        def forget(token: _Token, selfref: weakref.ref = weakref.ref(self)) -> None:
+            """An argument was collected: drop its token and every entry that holds it. Runs in whatever
+            thread collects it, so it takes no lock: each step is one atomic dict operation."""
+            cache = selfref()
+            if cache is not None:
+                if cache._tokens.get(token.key_id) is token:
+                    cache._tokens.pop(token.key_id, None)
+                for key in tuple(token.keys):
+                    cache._data.pop(key, None)
+
+        self._forget = forget
+        self._call = call = functools.update_wrapper(self._function_path(), function)
+        call.cache_info, call.cache_clear, call.cache_parameters = self.cache_info, self.cache_clear, self.cache_parameters
+        call._weak_lru_cache = self  # type: ignore[attr-defined]  # the state, for tests and debugging
+
+    # --- methods: one cache per instance ---
+
+    def __get__(self, instance: Any, owner: Optional[type] = None) -> Any:
+        try:  # the hit path of every method call: one dict lookup and one weak reference more than lru_cache
+            slot = instance.__dict__[self._slot]
+            if slot.owner() is instance:
+                return slot.call
+        except (KeyError, AttributeError):  # not bound yet (or expired: None); no ``__dict__``; read on the class
+            if instance is None:
+                return self
+        return self._bind(instance)
+
+    def _bind(self, instance: Any) -> Any:
+        """The first read through ``instance``: its own ``lru_cache``, kept in its ``__dict__``."""
+        namespace = getattr(instance, "__dict__", None)
+        if isinstance(instance, type) or not isinstance(namespace, dict):
+            return MethodType(self._call, instance)  # the function path, which holds the instance weakly if it can
+        if _compiling():  # what torch.compile does with lru_cache: it ignores the cache and traces the method
+            return functools.partial(self.__wrapped__, instance)  # a partial, which dynamo traces (MethodType it cannot)
+        owner, function = weakref.ref(instance), self.__wrapped__
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            this = owner()
+            return (_collected if this is None else function)(this, *args, **kwargs)
+
+        cached = functools.lru_cache(maxsize=self._maxsize, typed=self._typed)(call)
+        functools.update_wrapper(cached, function)
+        call.__wrapped__ = function  # type: ignore[attr-defined]  # inspect.unwrap reaches the original
+        # torch.compile traces a C lru_cache's ``__wrapped__`` with the call's arguments: ``call`` adds ``self``.
+        cached.__wrapped__ = call  # type: ignore[attr-defined]
+        signature = self._bound_signature()
+        if signature is not None:
+            cached.__signature__ = signature  # type: ignore[attr-defined]  # a bound method's: no ``self``
+        with self._lock:  # two threads binding the same instance share one cache
+            slot = namespace.get(self._slot)
+            if slot is None or slot.owner() is not instance:
+                slot = namespace[self._slot] = _InstanceCache(owner, cached)
+                self._instances.add(cached)
+        return slot.call
+
+    def _bound_signature(self) -> Any:
+        """The signature a bound method of the wrapped function shows, computed once (``inspect`` is slow)."""
+        if self._signature is None:
+            import inspect
+
+            try:
+                signature = inspect.signature(self.__wrapped__)
+                self._signature = signature.replace(parameters=list(signature.parameters.values())[1:])
+            except (TypeError, ValueError):
+                self._signature = False
+        return self._signature or None
+
+    # --- functions: one cache, identity-keyed arguments held weakly ---
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._call(*args, **kwargs)
+
+    def _function_path(self) -> Callable[..., Any]:
+        """The call of the function cache, as a closure: what a plain function decorated with
+        ``weak_lru_cache`` is (a closure's locals are faster than attributes, and a function call than a
+        ``__call__``: that is a third of a hit's cost)."""
+        data, tokens, key_of, store, function = self._data, self._tokens, self._key, self._store, self.__wrapped__
+        typed, bounded, counts = self._typed, self._maxsize is not None, self
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if kwargs or typed:
+                key = key_of(args, kwargs)
+            else:  # the hit path: an argument with a live token stands as its token, any other as itself
+                parts = []
+                for argument in args:
+                    token = tokens.get(id(argument))
+                    parts.append(token if token is not None and token() is argument else argument)
+                key = tuple(parts)  # an argument that needs a token it lacks matches no stored key: a miss
+            value = data.pop(key, _MISSING) if bounded else data.get(key, _MISSING)
+            if value is not _MISSING:
+                if bounded:
+                    data[key] = value  # now the most recently used
+                counts._hits += 1
+                return value
+            key = key_of(args, kwargs)  # every argument held weakly now has its token
+            value = function(*args, **kwargs)  # no lock held: it may call this cache again
+            store(key, value)
+            return value
+
+        return call
+
+    def _key(self, args: tuple, kwargs: dict) -> tuple:
+        """The key ``lru_cache`` would make (keyword arguments in call order after a mark; with ``typed``,
+        every argument's type), each argument a dict finds by identity replaced by its token."""
+        key = [self._token(argument) if _weakly(argument) else argument for argument in args]
+        if kwargs:
+            key.append(_KEYWORDS)
+            for name, argument in kwargs.items():
+                key += (name, self._token(argument) if _weakly(argument) else argument)
+        if self._typed:
+            key.extend(type(argument) for argument in (*args, *kwargs.values()))
+        return tuple(key)
+
+    def _token(self, argument: Any) -> _Token:
+        token = _Token(argument, self._forget)
+        token.key_id, token.keys = id(argument), set()
+        with self._lock:
+            current = self._tokens.get(token.key_id)
+            if current is not None and current() is argument:
+                return current
+            self._tokens[token.key_id] = token
+        return token
+
+    def _store(self, key: tuple, value: Any) -> None:
+        """Insert a computed result and evict the least recently used entries. A hit moves its entry (pop,
+        then insert) without the lock: an entry missing here is being moved, and is not evicted."""
+        with self._lock:
+            self._misses += 1
+            data = self._data
+            if self._maxsize == 0 or key in data:  # no cache; or another thread stored it meanwhile
+                return
+            data[key] = value
+            self._tag(key, set.add)
+            while self._maxsize is not None and len(data) > self._maxsize:
+                oldest = next(iter(data))
+                if data.pop(oldest, _MISSING) is not _MISSING:
+                    self._tag(oldest, set.discard)
+
+    @staticmethod
+    def _tag(key: tuple, change: Callable[[set, tuple], None]) -> None:
+        """Record in (or remove from) each token of ``key`` that ``key`` holds it."""
+        for part in key:
+            if type(part) is _Token:
+                change(part.keys, key)
+
+    # --- lru_cache's surface ---
+
+    def cache_info(self) -> CacheInfo:
+        """The function cache's counts plus every live instance's: ``maxsize`` is per instance on methods."""
+        with self._lock:
+            hits, misses, size = self._hits, self._misses, len(self._data)
+            for cached in list(self._instances):
+                info = cached.cache_info()
+                hits, misses, size = hits + info.hits, misses + info.misses, size + info.currsize
+        return CacheInfo(hits, misses, self._maxsize, size)
+
+    def cache_clear(self) -> None:
+        """Empty the function cache and every instance's cache."""
+        with self._lock:
+            for token in self._tokens.values():
+                token.keys.clear()
+            self._data.clear()
+            self._tokens.clear()
+            self._hits = self._misses = 0
+            for cached in list(self._instances):
+                cached.cache_clear()
+
+    def cache_parameters(self) -> dict[str, Any]:
+        return {"maxsize": self._maxsize, "typed": self._typed}
+
+    def __reduce__(self) -> str:
+        return self.__qualname__  # pickled by name, as a function (and lru_cache) is
+
+    def __copy__(self) -> _WeakLruCache:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> _WeakLruCache:
+        return self
+
+
+class _SharedWeakLruCache(_WeakLruCache):
+    """A method's calls all in the function cache, ``self`` held weakly as every identity-keyed argument."""
+
+    __slots__ = ()
+
+    def __get__(self, instance: Any, owner: Optional[type] = None) -> Any:
+        return self if instance is None else MethodType(self._call, instance)
+
+
+def weak_lru_cache(maxsize: Any = 128, typed: bool = False) -> Any:
+    """``functools.lru_cache`` that never keeps a module, parameter or tensor argument (or ``self``) alive.
+
+    Used as ``@weak_lru_cache``, ``@weak_lru_cache()``, ``@weak_lru_cache(None)`` or
+    ``@weak_lru_cache(maxsize=32, typed=True)``, as ``lru_cache`` is. On methods ``maxsize`` is per instance.
+    """
+    return _decorator(maxsize, typed, _WeakLruCache)
+
+
+def weak_cache(function: Callable[..., Any]) -> Any:
+    """``functools.cache`` (an unbounded cache) that never keeps a module, parameter or tensor argument alive."""
+    return _decorated(function, None, False, _WeakLruCache)
+
+
+def weak_shared_lru_cache(maxsize: Any = 128, typed: bool = False) -> Any:
+    """``weak_lru_cache`` whose methods keep one cache for every instance, as ``lru_cache`` does, with
+    ``self`` held weakly like every module or tensor argument: for a long-lived object cached on modules."""
+    return _decorator(maxsize, typed, _SharedWeakLruCache)
+
+
+def weak_shared_cache(function: Callable[..., Any]) -> Any:
+    """``weak_cache`` whose methods keep one cache for every instance (see ``weak_shared_lru_cache``)."""
+    return _decorated(function, None, False, _SharedWeakLruCache)
+
+
+def _decorator(maxsize: Any, typed: bool, kind: type[_WeakLruCache]) -> Any:
+    """``lru_cache``'s argument handling: used bare, ``maxsize`` is the function."""
+    if callable(maxsize) and isinstance(typed, bool):  # @weak_lru_cache, without parentheses
+        return _decorated(maxsize, 128, typed, kind)
+    if isinstance(maxsize, int):
+        maxsize = max(maxsize, 0)
+    elif maxsize is not None:
+        raise TypeError("Expected first argument to be an integer, a callable, or None")
+    return functools.partial(_decorated, maxsize=maxsize, typed=typed, kind=kind)
+
+
+def _decorated(function: Callable[..., Any], maxsize: Optional[int], typed: bool, kind: type[_WeakLruCache]) -> Any:
+    """A function defined in a class body (``Class.method``) gets the descriptor, which caches per instance
+    (or, shared, binds the function cache); any other gets the function cache's own closure."""
+    cache = kind(function, maxsize, typed)
+    owner = getattr(function, "__qualname__", "").rpartition(".")[0]
+    return cache if owner and not owner.endswith("<locals>") else cache._call

@@ -69,5 +69,5 @@ def test_only_edited_lines_and_imports_change(before: Path) -> None:
     changed = {index + 1 for index in range(len(old)) if index not in kept_old and old[index].strip()}
     assert changed <= edited | imports, (before.name, sorted(changed - edited - imports))
     added = [new[index] for index in range(len(new)) if index not in kept_new and new[index].strip()]
-    runtime_imports = [line for line in added if " import Weak" in line]
+    runtime_imports = [line for line in added if "flake8_weakglobals.runtime import " in line]
     assert len(runtime_imports) <= 1 and len(added) - len(runtime_imports) <= len(changed), (before.name, added)

@@ -1,0 +1,151 @@
+"""WG006's fix: whether the codemod may swap ``functools.lru_cache`` / ``cache`` for the runtime's
+``weak_lru_cache`` / ``weak_cache``, and the edit that does it.
+
+The replacement keeps ``lru_cache``'s results, ``cache_info``, ``cache_clear``, ``cache_parameters``,
+``__wrapped__`` and ``typed``. What changes at run time: on a method each instance has its own cache (so
+``maxsize`` counts per instance, and entries go with the instance); on a function an entry goes when an
+argument found by identity (a module, a parameter, a tensor) is collected. A method of a class that is no
+framework type, cached on framework arguments (DeepSpeed's coordinator, cached per submodule), gets
+``weak_shared_lru_cache`` / ``weak_shared_cache`` instead: a per-instance cache would keep those arguments
+as long as the long-lived instance, the pin itself, so its calls share the function cache, ``self`` held
+weakly like them. The fix is refused, with the reason, wherever the module shows that something relies on
+more than that:
+
+- a method whose class defines ``__eq__`` or ``__hash__``: ``lru_cache`` shares entries between equal
+  instances, a per-instance cache does not;
+- a function with an argument that is a tuple of framework objects: a tuple cannot be weakly referenced;
+- a result compared with ``is`` (identity across calls that a shorter-lived cache may break);
+- the cached function, or its ``cache_info``/``cache_clear``, passed, stored or returned; an attribute
+  ``lru_cache``'s wrapper has and the replacement lacks (``__self__``, ``__func__``, ...);
+- a coroutine function, and a module that defines or imports its own ``weak_lru_cache``;
+- a function cached through the project's own wrapper of ``lru_cache``: the fix belongs in the wrapper.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+from .evidence import Evidence, Obj, Tup, Value, text
+from .findings import Edit, EditKind, Span
+from .names import is_our_runtime
+from .scopes import function_parameters
+from .survey import CachedFunction, Survey
+
+#: What the replacement names each ``functools`` decorator; for methods cached on framework arguments of a
+#: class that is no framework type, the shared forms.
+REPLACEMENTS = {"functools.lru_cache": "weak_lru_cache", "functools.cache": "weak_cache"}
+SHARED = {"functools.lru_cache": "weak_shared_lru_cache", "functools.cache": "weak_shared_cache"}
+_CACHE_METHODS = frozenset({"cache_info", "cache_clear", "cache_parameters"})
+_METADATA = frozenset({"__wrapped__", "__name__", "__qualname__", "__doc__", "__module__", "__annotations__"})
+
+
+@dataclass(frozen=True)
+class CacheFix:
+    """The codemod's verdict on one WG006 finding: a reason to leave it, or the edit and the runtime name."""
+
+    reason: Optional[str]
+    edits: tuple[Edit, ...] = ()
+    runtime_names: frozenset[str] = frozenset()
+
+
+def decide(cached: CachedFunction, survey: Survey, evidence: Evidence) -> CacheFix:
+    decorator = cached.decorator
+    callee = decorator.func if isinstance(decorator, ast.Call) else decorator
+    if cached.wrapper is not None:
+        return CacheFix(f"it is cached through `{cached.wrapper}`, the project's own wrapper of lru_cache: fix the wrapper")
+    qualified = survey.names.qualify(callee) or ""
+    if qualified not in REPLACEMENTS:
+        return CacheFix(f"`{text(callee)}` is not a decorator the fix knows")
+    function, owner = cached.function, cached.owner
+    method = owner is not None and function not in survey.unbound_methods
+    parameters = function_parameters(function)[1 if method or function in survey.class_methods else 0 :]
+    arguments = [(parameter, evidence.of_annotation(parameter.annotation)) for parameter in parameters]
+    shared = method and owner.kind is None and any(isinstance(value, Obj) for _, value in arguments)  # type: ignore[union-attr]
+    runtime = (SHARED if shared else REPLACEMENTS)[qualified]
+    reason = _refusal(cached, survey, evidence, runtime, arguments, weak_arguments=shared or not method)
+    if reason is not None:
+        return CacheFix(reason)
+    # ``lru_cache(...)`` keeps its arguments, which ``weak_lru_cache`` takes alike; a bare name is replaced whole.
+    kind = EditKind.RENAME_CALLEE if isinstance(decorator, ast.Call) else EditKind.RENAME_GENERIC
+    return CacheFix(None, (Edit(kind, Span.of(decorator), runtime, _root(callee)),), frozenset({runtime}))
+
+
+def _root(expr: ast.expr) -> str:
+    """The name an expression starts from: ``functools`` for ``functools.lru_cache``."""
+    while isinstance(expr, ast.Attribute):
+        expr = expr.value
+    return expr.id if isinstance(expr, ast.Name) else ""
+
+
+def _refusal(
+    cached: CachedFunction,
+    survey: Survey,
+    evidence: Evidence,
+    runtime: str,
+    arguments: list[tuple[ast.arg, Value]],
+    weak_arguments: bool,
+) -> Optional[str]:
+    """Why the fix must leave this cache alone; ``weak_arguments``: its arguments go to the function cache."""
+    function, owner = cached.function, cached.owner
+    if isinstance(function, ast.AsyncFunctionDef):
+        return "it caches a coroutine function, whose coroutines can be awaited only once"
+    if survey.names.defines(runtime):
+        return f"this module already defines its own `{runtime}`"
+    origin = survey.names.imported_from(runtime)
+    if origin is not None and not is_our_runtime(origin):
+        return f"this module already imports its own `{runtime}` (from `{origin}`)"
+    if owner is not None and function not in survey.unbound_methods:
+        equality = next((info.name for info in survey.lineage(owner) if {"__eq__", "__hash__"} & set(info.methods)), None)
+        if equality is not None:
+            return (
+                f"`{equality}` defines `__eq__` or `__hash__`: lru_cache shares entries between equal instances, "
+                "a per-instance cache would not"
+            )
+    tupled = next((parameter for parameter, value in arguments if _holds_object(value)), None)
+    if weak_arguments and tupled is not None:
+        written = f"{tupled.arg}: {text(tupled.annotation)}"  # type: ignore[arg-type]
+        return f"its argument `{written}` is a tuple, which cannot be weakly referenced"
+    return _escape(cached, evidence)
+
+
+def _holds_object(value: object) -> bool:
+    return isinstance(value, Tup) and any(isinstance(item, Obj) or _holds_object(item) for item in value.items)
+
+
+def _escape(cached: CachedFunction, evidence: Evidence) -> Optional[str]:
+    """The first use of the cached function that needs more than calls and ``lru_cache``'s own methods."""
+    scopes = evidence.scopes
+    for reference in _references(cached, scopes.module):
+        parent = scopes.parent(reference)
+        if isinstance(parent, ast.Call) and parent.func is reference:
+            grand = scopes.parent(parent)
+            if isinstance(grand, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot)) for op in grand.ops):
+                return (
+                    f"its result is compared with `is` (line {grand.lineno}): a cache that dies with its arguments "
+                    "may return a new object where lru_cache returned the same one"
+                )
+            continue
+        if isinstance(parent, ast.Attribute) and parent.value is reference:
+            user = scopes.parent(parent)
+            if parent.attr in _METADATA or (parent.attr in _CACHE_METHODS and isinstance(user, ast.Call) and user.func is parent):
+                continue
+            if parent.attr in _CACHE_METHODS:
+                return f"its `{parent.attr}` is passed elsewhere (`{text(user or parent)}`, line {parent.lineno})"
+            return f"it uses `.{parent.attr}`, which the replacement does not provide (line {parent.lineno})"
+        where = text(parent) if isinstance(parent, ast.expr) else type(parent).__name__.lower()
+        return f"the cached function is passed elsewhere (`{where}`, line {reference.lineno}), which may rely on lru_cache"
+    return None
+
+
+def _references(cached: CachedFunction, module: ast.Module) -> Iterator[ast.expr]:
+    """Every read of the cached function in the module: its name for a function; ``x.name`` for a method,
+    whatever ``x`` is (``self``, ``cls``, the class, an instance), which may over-count but never misses."""
+    function, owner = cached.function, cached.owner
+    for node in ast.walk(module):
+        if not isinstance(getattr(node, "ctx", None), ast.Load):
+            continue
+        if (owner is None and isinstance(node, ast.Name) and node.id == function.name) or (
+            owner is not None and isinstance(node, ast.Attribute) and node.attr == function.name
+        ):
+            yield node  # type: ignore[misc]

@@ -1,0 +1,501 @@
+"""weak_lru_cache / weak_cache: lru_cache's behaviour, minus the pin, with real modules and tensors."""
+from __future__ import annotations
+
+import copy
+import functools
+import gc
+import inspect
+import json
+import pickle
+import subprocess
+import sys
+import threading
+import weakref
+from typing import Any, Callable
+
+import pytest
+import torch
+from hypothesis import given, settings, strategies as st
+from torch import nn
+
+from flake8_weakglobals.runtime import weak_cache, weak_lru_cache, weak_shared_cache, weak_shared_lru_cache
+
+
+def rotary(decorator: Callable[[Any], Any]) -> type[nn.Module]:
+    """The rotary-embedding shape: ``forward(self, seq_len, device)`` returning cos/sin, cached."""
+
+    class Rotary(nn.Module):
+        def __init__(self, dim: int = 8) -> None:
+            super().__init__()
+            self.register_buffer("inv_freq", 1.0 / 10000 ** (torch.arange(0, dim, 2).float() / dim), persistent=False)
+            self.calls = 0
+
+        @decorator
+        def forward(self, seq_len: int, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+            """cos and sin of every position's frequencies."""
+            self.calls += 1
+            freqs = torch.outer(torch.arange(seq_len, device=device, dtype=torch.float32), self.inv_freq)
+            return freqs.cos(), freqs.sin()
+
+    return Rotary
+
+
+CPU = torch.device("cpu")
+
+
+def freed(build: Callable[[], nn.Module]) -> bool:
+    """Whether a model built, called and dropped is collected."""
+    model = build()
+    model(4, CPU)
+    alive = weakref.ref(model)
+    del model
+    gc.collect()
+    return alive() is None
+
+
+# --- the pin, and its absence ---------------------------------------------------------------------------
+
+
+def test_a_model_is_freed_after_del_while_lru_cache_pins_it() -> None:
+    assert not freed(rotary(functools.lru_cache(maxsize=None))), "lru_cache keeps every instance alive"
+    assert freed(rotary(weak_lru_cache(maxsize=None)))
+    assert freed(rotary(weak_cache))
+
+
+def test_the_per_instance_cache_does_not_refer_to_its_instance() -> None:
+    """Freed by reference counting alone: no cycle through the cache, so no collector run is needed."""
+    model = rotary(weak_cache)()
+    model(4, CPU)
+    alive = weakref.ref(model)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        del model
+        assert alive() is None
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def test_function_entries_go_with_their_module_or_tensor_argument() -> None:
+    @weak_cache
+    def unique_device(module: nn.Module) -> torch.device:
+        return next(module.parameters()).device
+
+    @weak_lru_cache(maxsize=4)
+    def scaled(tensor: torch.Tensor, factor: int) -> torch.Tensor:
+        return tensor * factor
+
+    module, tensor = nn.Linear(2, 2), torch.ones(3)
+    result = scaled(tensor, 2)
+    assert unique_device(module) == CPU and scaled.cache_info().currsize == unique_device.cache_info().currsize == 1
+    module_alive, tensor_alive, result_alive = weakref.ref(module), weakref.ref(tensor), weakref.ref(result)
+    del module, tensor, result
+    assert module_alive() is None and tensor_alive() is None and result_alive() is None, "the cached value went too"
+    assert scaled.cache_info().currsize == unique_device.cache_info().currsize == 0
+
+
+def test_a_recycled_id_never_hits() -> None:
+    calls = []
+
+    @weak_cache
+    def norm(tensor: torch.Tensor) -> float:
+        calls.append(tensor)
+        return float(tensor.sum())
+
+    first = torch.ones(3)
+    assert norm(first) == 3.0
+    stale = norm._weak_lru_cache._tokens[id(first)]
+    second = torch.zeros(3)
+    norm._weak_lru_cache._tokens[id(second)] = stale  # as if ``second`` took the id of an object whose removal was lost
+    assert norm(second) == 0.0 and calls[-1] is second
+    first_id = id(first)
+    del first, calls[:]
+    for _ in range(1000):  # CPython hands a freed address to the next object of its size
+        reused = torch.full((3,), 5.0)
+        if id(reused) == first_id:
+            assert norm(reused) == 15.0
+            break
+
+
+# --- lru_cache's behaviour ------------------------------------------------------------------------------
+
+
+def test_hits_return_the_cached_values_without_calling_again() -> None:
+    model = rotary(weak_lru_cache(maxsize=8))()
+    cos, sin = model(5, CPU)
+    again = model(5, CPU)
+    assert again[0] is cos and again[1] is sin and model.calls == 1
+    assert model.forward.cache_info() == (1, 1, 8, 1)
+    other = model(6, CPU)
+    assert other[0].shape == (6, 4) and model.calls == 2
+
+
+def test_maxsize_is_per_instance_with_lru_eviction() -> None:
+    cls = rotary(weak_lru_cache(maxsize=2))
+    first, second = cls(), cls()
+    for length in (1, 2):
+        first(length, CPU)
+    first(1, CPU)  # 1 is now the most recent: 2 goes first
+    second(9, CPU)  # another instance's call evicts nothing of this one
+    first(3, CPU)
+    assert first.forward.cache_info() == (1, 3, 2, 2)
+    calls = first.calls
+    first(1, CPU)
+    assert first.calls == calls, "1 was kept"
+    first(2, CPU)
+    assert first.calls == calls + 1, "2 was evicted"
+    assert cls.forward.cache_info() == (2, 5, 2, 3) and second.forward.cache_info().currsize == 1
+
+
+def test_function_lru_eviction_and_maxsize_zero() -> None:
+    calls: list[int] = []
+
+    @weak_lru_cache(maxsize=2)
+    def twice(value: int) -> int:
+        calls.append(value)
+        return 2 * value
+
+    for value in (1, 2, 1, 3, 2, 1):
+        twice(value)
+    assert calls == [1, 2, 3, 2, 1] and twice.cache_info() == (1, 5, 2, 2)
+    never = weak_lru_cache(maxsize=0)(lambda value: calls.append(value))
+    never(7)
+    never(7)
+    assert calls[-2:] == [7, 7] and never.cache_info() == (0, 2, 0, 0)
+
+
+def test_cache_clear_on_the_class_clears_every_instance_and_on_a_method_one() -> None:
+    cls = rotary(weak_cache)
+    first, second = cls(), cls()
+    first(3, CPU)
+    second(3, CPU)
+    second.forward.cache_clear()
+    assert first.forward.cache_info().currsize == 1 and second.forward.cache_info().currsize == 0
+    second(3, CPU)
+    cls.forward.cache_clear()
+    assert first.forward.cache_info().currsize == second.forward.cache_info().currsize == 0
+    first(3, CPU)
+    assert first.calls == 2
+
+
+def test_keyword_arguments_and_typed_key_as_lru_cache_does() -> None:
+    calls: list[tuple] = []
+
+    @weak_lru_cache(typed=True)
+    def add(a: Any, b: Any = 0) -> Any:
+        calls.append((a, b))
+        return a + b
+
+    assert add(1, b=2) == add(1, b=2) == 3 and len(calls) == 1
+    assert add(1.0, b=2) == 3.0 and len(calls) == 2, "typed: 1.0 is not 1"
+    assert add(b=2, a=1) == 3 and len(calls) == 3, "keyword order is part of the key, as in lru_cache"
+    assert add.cache_parameters() == {"maxsize": 128, "typed": True}
+
+
+def test_exceptions_are_not_cached() -> None:
+    attempts = []
+
+    @weak_cache
+    def flaky(module: nn.Module) -> int:
+        attempts.append(module)
+        if len(attempts) == 1:
+            raise ValueError("first time")
+        return 1
+
+    module = nn.ReLU()
+    with pytest.raises(ValueError):
+        flaky(module)
+    assert flaky(module) == flaky(module) == 1 and len(attempts) == 2
+
+
+def test_wraps_metadata_wrapped_and_signature() -> None:
+    cls = rotary(weak_lru_cache(maxsize=3))
+    model = cls()
+    original = cls.forward.__wrapped__
+    assert cls.forward.__name__ == "forward" and cls.forward.__doc__ == original.__doc__
+    assert original.__doc__ == "cos and sin of every position's frequencies."
+    assert cls.forward.__qualname__.endswith("Rotary.forward") and cls.forward.__module__ == __name__
+    assert model.forward.__name__ == "forward" and inspect.unwrap(model.forward) is original
+    assert inspect.signature(model.forward) == inspect.signature(original.__get__(model))  # a bound method's: no self
+    assert pickle.loads(pickle.dumps(weak_cache_module_level)) is weak_cache_module_level
+    assert copy.deepcopy(weak_cache_module_level) is weak_cache_module_level
+
+
+@weak_cache
+def weak_cache_module_level(tensor: torch.Tensor) -> int:
+    return tensor.numel()
+
+
+def test_bare_decorator_and_bad_maxsize() -> None:
+    bare = weak_lru_cache(lambda value: value)
+    assert bare(3) == 3 and bare.cache_parameters() == {"maxsize": 128, "typed": False}
+    assert weak_lru_cache(-5)(lambda: 1).cache_parameters()["maxsize"] == 0
+    with pytest.raises(TypeError, match="Expected first argument to be an integer, a callable, or None"):
+        weak_lru_cache("32")
+
+
+PicklableRotary = rotary(weak_cache)
+PicklableRotary.__qualname__ = "PicklableRotary"  # found by name when unpickled
+
+
+def test_copies_and_pickles_of_a_model_get_their_own_cache() -> None:
+    model = PicklableRotary()
+    cos, _ = model(4, CPU)
+    for other in (copy.copy(model), copy.deepcopy(model), pickle.loads(pickle.dumps(model))):
+        mine, _ = other(4, CPU)
+        assert mine is not cos and torch.equal(mine, cos) and other.calls == model.calls + 1
+    assert model(4, CPU)[0] is cos
+
+
+def test_a_cached_method_read_from_an_instance_that_died_says_so() -> None:
+    bound = rotary(weak_cache)().forward  # nothing else holds the model
+    gc.collect()
+    with pytest.raises(ReferenceError, match="call it through the instance"):
+        bound(3, CPU)
+
+
+def test_threads_share_one_consistent_cache() -> None:
+    model = rotary(weak_lru_cache(maxsize=16))()
+    tensors = [torch.full((2,), float(i)) for i in range(8)]
+    computed: list[int] = []
+
+    @weak_lru_cache(maxsize=4)
+    def total(tensor: torch.Tensor) -> float:
+        computed.append(1)
+        return float(tensor.sum())
+
+    errors: list[BaseException] = []
+
+    def work(seed: int) -> None:
+        try:
+            for step in range(300):
+                length = (seed + step) % 12 + 1
+                assert model(length, CPU)[0].shape == (length, 4)
+                tensor = tensors[(seed * 7 + step) % 8]
+                assert total(tensor) == float(tensor.sum())
+                scratch = torch.ones(1)  # a tensor argument collected while others read
+                assert total(scratch) == 1.0
+        except BaseException as error:  # noqa: B036 - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(seed,)) for seed in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert model.forward.cache_info().currsize == 12 and total.cache_info().currsize <= 4
+    state = total._weak_lru_cache
+    assert len(state._data) == total.cache_info().currsize and all(token() is not None for token in state._tokens.values())
+
+
+def coordinator(decorator: Callable[[Any], Any]) -> Any:
+    """DeepSpeed's shape: a long-lived coordinator whose method is cached on the submodules it is given."""
+
+    class Coordinator:
+        def __init__(self) -> None:
+            self.calls = 0
+
+        @decorator
+        def params_to_release(self, submodule: nn.Module, step: int) -> list:
+            self.calls += 1
+            return list(submodule.parameters())
+
+    return Coordinator()
+
+
+@pytest.mark.parametrize("decorator", [weak_shared_lru_cache(maxsize=None), weak_shared_cache])
+def test_shared_caches_let_arguments_go_while_the_instance_lives(decorator: Callable[[Any], Any]) -> None:
+    shared, per_instance = coordinator(decorator), coordinator(weak_lru_cache(maxsize=None))
+    first = nn.Linear(2, 2)
+    assert shared.params_to_release(first, 0) is shared.params_to_release(first, 0) and shared.calls == 1
+    assert type(shared).params_to_release.cache_info() == shared.params_to_release.cache_info() == (1, 1, None, 1)
+    per_instance.params_to_release(first, 0)
+    alive = weakref.ref(first)
+    del first
+    gc.collect()
+    assert alive() is not None, "a per-instance cache keeps the submodule as long as the coordinator"
+    per_instance.params_to_release.cache_clear()
+    gc.collect()
+    assert alive() is None and shared.params_to_release.cache_info().currsize == 0
+    holder = weakref.ref(shared)
+    shared.params_to_release(nn.ReLU(), 1)
+    del shared
+    gc.collect()
+    assert holder() is None
+
+
+# --- the stacking seen in the wild ----------------------------------------------------------------------
+
+
+class Stacked(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    @torch.no_grad()
+    @weak_cache
+    def frozen(self, length: int) -> torch.Tensor:
+        self.calls += 1
+        return torch.ones(length, requires_grad=True) * 2
+
+    @staticmethod
+    @weak_lru_cache(maxsize=None)
+    def frequencies(length: int) -> torch.Tensor:
+        return torch.arange(length)
+
+    @classmethod
+    @weak_cache
+    def table(cls, length: int) -> tuple[type, torch.Tensor]:
+        return cls, torch.zeros(length)
+
+
+def test_under_no_grad_staticmethod_and_classmethod() -> None:
+    model = Stacked()
+    first = model.frozen(3)
+    assert model.frozen(3) is first and model.calls == 1 and not first.requires_grad
+    assert Stacked.frequencies(4) is Stacked.frequencies(4) is model.frequencies(4)
+    cls, table = model.table(2)
+    assert cls is Stacked and Stacked.table(2)[1] is table
+    alive = weakref.ref(model)
+    del model
+    gc.collect()
+    assert alive() is None, "under no_grad the instance is an argument, held weakly"
+
+
+# --- torch's compiler -----------------------------------------------------------------------------------
+# Compiling patches nn.Module for good in the process (dynamo tags every module built afterwards with weak
+# references), which other tests count: so each scenario runs in a fresh interpreter.
+
+COMPILER = """
+import functools, json, gc, sys, warnings, weakref
+import torch
+from torch import nn
+from flake8_weakglobals.runtime import weak_lru_cache
+warnings.simplefilter("ignore")  # dynamo warns that it ignores lru_cache
+
+class UsesTable(nn.Module):
+    def table(self, length):
+        return torch.arange(length, dtype=torch.float32)
+    def forward(self, x):
+        return x * self.table(x.shape[0])
+
+class Rotary(nn.Module):
+    def forward(self, seq_len, device):
+        freqs = torch.outer(torch.arange(seq_len, device=device, dtype=torch.float32), torch.ones(4))
+        return freqs.cos(), freqs.sin()
+
+CACHES = {"lru": functools.lru_cache(maxsize=8), "weak": weak_lru_cache(maxsize=8)}
+INPUTS = [torch.arange(4.0), torch.arange(4.0), torch.ones(5), torch.arange(4.0)]
+
+def with_cache(base, name, method):
+    return type("Cached", (base,), {method: CACHES[name](getattr(base, method))})
+
+def compiled(name, warm):
+    torch._dynamo.reset()
+    model = with_cache(UsesTable, name, "table")()
+    if warm:  # its cache exists before compiling
+        model(torch.ones(3))
+    outputs = [torch.compile(model, backend="eager", fullgraph=True)(x).tolist() for x in INPUTS]
+    alive = weakref.ref(model)
+    del model
+    gc.collect()
+    return {"outputs": outputs, "freed": alive() is None}
+
+def compiled_forward(name):
+    torch._dynamo.reset()
+    model = with_cache(Rotary, name, "forward")()
+    try:
+        compiled = torch.compile(model, backend="eager")
+    except AssertionError as error:
+        return str(error).split(" for ")[0]
+    eager = model(5, torch.device("cpu"))
+    return compiled(5, torch.device("cpu"))[0] is eager[0]
+
+def exported(name):
+    model = with_cache(UsesTable, name, "table")()
+    program = torch.export.export(model, (torch.ones(4),))
+    return {"exported": program.module()(torch.ones(4)).tolist(), "next eager call": type(model.table(4)).__name__}
+
+print(json.dumps({
+    name: {
+        "cold": compiled(name, False), "warm": compiled(name, True), "forward": compiled_forward(name), "export": exported(name)
+    }
+    for name in CACHES
+}))
+"""
+
+
+@pytest.fixture(scope="module")
+def compiler() -> dict[str, Any]:
+    done = subprocess.run([sys.executable, "-c", COMPILER], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_torch_compile_gives_what_it_gives_with_lru_cache(compiler: dict[str, Any]) -> None:
+    expected = [[0.0, 1.0, 4.0, 9.0], [0.0, 1.0, 4.0, 9.0], [0.0, 1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 4.0, 9.0]]
+    assert compiler["lru"]["cold"]["outputs"] == compiler["lru"]["warm"]["outputs"] == expected
+    assert compiler["weak"]["cold"] == compiler["weak"]["warm"] == {"outputs": expected, "freed": True}
+
+
+def test_a_compiled_cached_forward_works_where_lru_cache_fails_to_compile(compiler: dict[str, Any]) -> None:
+    assert compiler["lru"]["forward"] == "getfile returned None"
+    assert compiler["weak"]["forward"] is True, "compiled, and the eager call's cached tables come back"
+
+
+def test_torch_export_traces_the_method_and_caches_no_fake_tensor(compiler: dict[str, Any]) -> None:
+    """torch.export traces a cached helper the same way; lru_cache keeps the FakeTensor it computed while
+    tracing and returns it to the next eager call, the weak cache keeps nothing from tracing."""
+    assert compiler["lru"]["export"] == {"exported": [0.0, 1.0, 2.0, 3.0], "next eager call": "FakeTensor"}
+    assert compiler["weak"]["export"] == {"exported": [0.0, 1.0, 2.0, 3.0], "next eager call": "Tensor"}
+
+
+# --- hypothesis: functools.lru_cache as the model -------------------------------------------------------
+
+POOL = 4
+calls_strategy = st.lists(st.tuples(st.integers(0, POOL - 1), st.integers(0, 2), st.booleans()), max_size=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(calls=calls_strategy, maxsize=st.sampled_from([None, 0, 1, 2, 3]))
+def test_function_hits_and_results_match_lru_cache(calls: list[tuple[int, int, bool]], maxsize: Any) -> None:
+    """Same arguments, same sequence: the same results, the same hits and misses, the same calls made."""
+    modules = [nn.Linear(1, 1) for _ in range(POOL)]
+    tensors = [torch.full((2,), float(i)) for i in range(POOL)]
+    seen: dict[str, list] = {"lru": [], "weak": []}
+
+    def make(name: str, decorator: Callable[[Any], Any]) -> Callable[..., Any]:
+        @decorator
+        def function(module: nn.Module, tensor: torch.Tensor, step: int) -> tuple:
+            seen[name].append((module, step))
+            return module, tensor, step, object()
+
+        return function
+
+    model, subject = make("lru", functools.lru_cache(maxsize=maxsize)), make("weak", weak_lru_cache(maxsize=maxsize))
+    for index, step, by_keyword in calls:
+        arguments = (modules[index], tensors[index])
+        expected = model(*arguments, step=step) if by_keyword else model(*arguments, step)
+        got = subject(*arguments, step=step) if by_keyword else subject(*arguments, step)
+        assert got[:3] == expected[:3]
+        assert subject.cache_info() == model.cache_info()
+    assert seen["weak"] == seen["lru"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(calls=st.lists(st.tuples(st.integers(0, 1), st.integers(0, 3)), max_size=30), maxsize=st.sampled_from([None, 1, 2]))
+def test_method_hits_match_one_lru_cache_per_instance(calls: list[tuple[int, int]], maxsize: Any) -> None:
+    """On methods the model is one ``lru_cache`` per instance: per-instance ``maxsize`` is the difference."""
+    cls = rotary(weak_lru_cache(maxsize=maxsize))
+    instances = [cls(), cls()]
+    models = [functools.lru_cache(maxsize=maxsize)(lambda n, i=i: (instances[i].calls, n)) for i in range(2)]
+    for index, length in calls:
+        before = instances[index].calls
+        model_hit = models[index].cache_info().hits
+        models[index](length)
+        instances[index](length, CPU)
+        assert (instances[index].calls == before) == (models[index].cache_info().hits > model_hit)
+    for instance, model in zip(instances, models):
+        assert instance.forward.cache_info() == model.cache_info()
