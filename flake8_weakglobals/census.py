@@ -1,0 +1,232 @@
+"""The runtime census: which objects a piece of code created (modules, parameters, tensors, extra types)
+are still held by the long-lived state of some packages once it is done, how many bytes of tensor storage
+they keep, and which static finding of the linter each one confirms.
+
+    from flake8_weakglobals.census import census
+
+    with census(packages=["deepspeed"]) as report:
+        run_the_test()
+    for pin in report.pins: ...
+
+``pytest --weakglobals`` (``pytest_plugin.py``) runs one per test. Long-lived state is what the walk starts
+from: each selected module's globals, the attributes of the classes it defines, and what they reach (the
+containers, the instance state of module-level objects, ``functools.lru_cache`` wrappers whose C cache
+``gc.get_referents`` yields). Framework objects alive when the census started are not the code's, even if
+it stores them: the census remembers them by ``id`` and a weak reference, so an address reused by a new
+object reads as new. How the heap is walked, and what is not walked, is in ``heap.py``.
+"""
+from __future__ import annotations
+
+import re
+import sys
+import types
+import weakref
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, Optional, Sequence
+
+from .census_paths import container_of, describe, qualified_name
+from .census_report import Confirmation, Pin, Report
+from .checking import check_file
+from .config import Settings
+from .heap import Hit, Kinds, Snapshot, class_dict, defined_in, defined_where, inherits, module_dict, reachable, type_name, walk
+from .storage import storages
+
+_PACKAGE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_NOT_WEAKLY = object()  # a framework object that takes no weak reference: remembered by id alone
+
+
+class Census:
+    """One census after another over the same packages (a session's tests): ``start`` remembers what is
+    alive, ``check`` reports the pins created since, ``finish`` reports and starts again from there."""
+
+    def __init__(self, packages: Sequence[str], extra_types: Sequence[str] = (), settings: Optional[Settings] = None) -> None:
+        bad = [name for name in packages if not _PACKAGE.fullmatch(name)]
+        if bad:
+            raise ValueError(f"not a package name: {bad[0]!r}")
+        self.packages = tuple(packages)
+        self.extra_types = tuple(extra_types)
+        self.settings = settings or Settings(extra_types=frozenset(extra_types))
+        self._kinds: Optional[Kinds] = None
+        self._alive: Optional[dict[int, object]] = None  # id -> weakref.ref (or _NOT_WEAKLY) of framework objects
+        self._modules: set[str] = set()
+        self._findings: dict[str, list] = {}
+
+    @property
+    def started(self) -> bool:
+        return self._alive is not None
+
+    def start(self) -> None:
+        self._remember(self._snapshot().framework)
+
+    def check(self, test: Optional[str] = None) -> Report:
+        """The pins created since ``start`` (or the last ``finish``), without starting again."""
+        return self._census(self._snapshot(), test)
+
+    def finish(self, test: Optional[str] = None, walk: bool = True) -> Report:
+        """``check`` (unless ``walk`` is False), then start again from what is alive now."""
+        snapshot = self._snapshot()
+        report = self._census(snapshot, test) if walk else Report(self.packages)
+        self._remember(snapshot.framework)
+        return report
+
+    # --- what is alive, and what is new ---
+
+    def _snapshot(self) -> Snapshot:
+        framework = self._framework_classes()
+        known = self._kinds.framework if self._kinds else None
+        if known is None or len(known) != len(framework) or any(a is not b for a, b in zip(known, framework)):
+            self._kinds = Kinds(framework)
+        return Snapshot(self._kinds)
+
+    def _framework_classes(self) -> tuple[type, ...]:
+        """``nn.Module``, ``torch.Tensor`` and the extra types, as far as they are imported (no import here:
+        a class nobody imported has no instances)."""
+        found = (_imported_class(name) for name in ("torch.nn.Module", "torch.Tensor", *self.extra_types))
+        return tuple(cls for cls in found if cls is not None)
+
+    def _remember(self, framework: list[object]) -> None:
+        before = self._alive or {}
+        alive: dict[int, object] = {}
+        for obj in framework:
+            key = id(obj)
+            ref = before.get(key)
+            if not _same(ref, obj):
+                try:
+                    ref = weakref.ref(obj)
+                except TypeError:
+                    ref = _NOT_WEAKLY
+            alive[key] = ref
+        self._alive = alive
+        self._modules = set(sys.modules)
+
+    def _new(self, framework: list[object]) -> dict[int, object]:
+        alive = self._alive or {}
+        new = {}
+        for obj in framework:
+            if not _same(alive.get(id(obj)), obj):
+                new[id(obj)] = obj
+        return new
+
+    # --- the walk and its report ---
+
+    def _census(self, snapshot: Snapshot, test: Optional[str]) -> Report:
+        report = Report(self.packages)
+        new = self._new(snapshot.framework)
+        if not new:
+            return report
+        roots, names = self._roots()
+        inside = snapshot.stops.union(map(id, snapshot.framework)).difference(new)  # old framework objects stop it
+        hits = walk(roots, new, inside)
+        tensor_class = _imported_class("torch.Tensor")
+        for hit in hits:
+            report.pins.append(self._pin(hit, names, inside, new, tensor_class, test))
+        return report
+
+    def _roots(self) -> tuple[list[list[dict]], dict[int, tuple[str, str]]]:
+        """Per selected module (by name), its globals and the namespaces of the classes it defines; and for
+        each of those dicts, ``(module name, the name the path starts with)``."""
+        roots, names = [], {}
+        for name, module in sorted(sys.modules.items(), key=lambda item: item[0]):
+            if not self._selected(name) or not inherits(type(module), (types.ModuleType,)):
+                continue
+            namespace = module_dict(module)
+            start, names[id(namespace)] = [namespace], (name, name)
+            for key, value in dict.items(namespace):
+                if type(key) is str and inherits(type(value), (type,)) and defined_in(value) == name:
+                    body = class_dict(value)
+                    if id(body) not in names:
+                        start.append(body)
+                        names[id(body)] = (name, f"{name}.{key}")
+            roots.append(start)
+        return roots, names
+
+    def _selected(self, module: str) -> bool:
+        return any(module == package or module.startswith(package + ".") for package in self.packages)
+
+    def _pin(self, hit: Hit, names: dict, inside: set[int], new: dict[int, object], tensor_class: Optional[type],
+             test: Optional[str]) -> Pin:
+        target = hit.chain[-1]
+        module, root = names[id(hit.chain[0])]
+        module, root, chain = self._home(module, root, hit.chain)
+        path = describe(chain, root)
+        container = container_of(path)
+        held = reachable(target, inside)
+        tensors = [obj for obj in held if id(obj) in new and tensor_class is not None and inherits(type(obj), (tensor_class,))]
+        note = "" if module in self._modules else "its module was first imported during the test: maybe its import-time state"
+        return Pin(
+            path=path, container=container, root=qualified_name(container), kind=type_name(target), test=test,
+            storages=storages(tensors), confirms=self._confirmation(module, qualified_name(container)), note=note,
+        )
+
+    def _home(self, module: str, root: str, chain: list[object]) -> tuple[str, str, list[object]]:
+        """A function, cache or class reached through a module that imports it is named where it is defined
+        (``from .utils import f`` in ``convert.py``: ``utils.f``), where the linter reports it."""
+        if root != module or len(chain) < 2:
+            return module, root, chain
+        home = defined_where(chain[1])
+        namespace = _namespace(home) if home and home != module and self._selected(home) else None
+        name = next((key for key, value in dict.items(namespace) if value is chain[1] and type(key) is str), None) if namespace else None
+        if name is None:
+            return module, root, chain
+        return home, home, [namespace, *chain[1:]]  # type: ignore[list-item]
+
+    def _confirmation(self, module: str, name: str) -> Optional[Confirmation]:
+        """The linter's finding on the container, from the same analysis ``flake8 --select WG`` runs on the
+        module's file: the longest dotted prefix of the container that a finding names."""
+        namespace = _namespace(module)
+        filename = namespace.get("__file__") if namespace is not None else None
+        if type(filename) is not str or not filename.endswith(".py"):
+            return None
+        if filename not in self._findings:
+            self._findings[filename] = check_file(Path(filename), self.settings).findings
+        attributes = name[len(module) + 1:].split(".") if name.startswith(module + ".") else []
+        by_name = {finding.name: finding for finding in self._findings[filename]}
+        for end in range(len(attributes), 0, -1):
+            finding = by_name.get(".".join(attributes[:end]))
+            if finding is not None:
+                return Confirmation(finding.code, _shown(Path(filename), module), finding.line)
+        return None
+
+
+def _same(ref: Optional[object], obj: object) -> bool:
+    """Whether what the census remembered under ``obj``'s id is ``obj`` itself, and not an object that died
+    and left its address to it (one that takes no weak reference is known by its id alone)."""
+    return ref is _NOT_WEAKLY or (ref is not None and ref() is obj)  # type: ignore[operator]
+
+
+def _imported_class(name: str) -> Optional[type]:
+    """The class ``package.module.Name`` if its module is imported, read from the module's dict."""
+    module, _, attribute = name.rpartition(".")
+    namespace = _namespace(module)
+    value = namespace.get(attribute) if namespace is not None else None
+    return value if value is not None and inherits(type(value), (type,)) else None
+
+
+def _namespace(module: str) -> Optional[dict]:
+    """The globals of an imported module (anything else in ``sys.modules`` is ignored), read without getattr."""
+    loaded = sys.modules.get(module)
+    return module_dict(loaded) if inherits(type(loaded), (types.ModuleType,)) else None
+
+
+def _shown(path: Path, module: str) -> str:
+    """A module's file as ``package/sub/module.py``: the part of its path its import name accounts for."""
+    depth = module.count(".") + (1 if path.name == "__init__.py" else 0)
+    return "/".join(path.parts[-(depth + 1):])
+
+
+@contextmanager
+def census(packages: Sequence[str], extra_types: Sequence[str] = (), settings: Optional[Settings] = None,
+           test: Optional[str] = None) -> Iterator[Report]:
+    """Report what the body created that the packages' long-lived state still holds when it ends.
+
+    The report is filled when the block exits (also when it raises); its pins hold no reference to any
+    object. Objects held only by the body's local variables are not pins.
+    """
+    engine = Census(packages, extra_types, settings)
+    engine.start()
+    report = Report(engine.packages)
+    try:
+        yield report
+    finally:
+        report.pins.extend(engine.check(test).pins)

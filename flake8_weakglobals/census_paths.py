@@ -1,0 +1,109 @@
+"""How a pin is named: the chain of objects the walk found, from a module's globals to the pinned object,
+written as a reader would write the expression that reaches it (``deepspeed.utils.debug.module_names[<Linear
+at 0x7f…>]``, ``rotary.RotaryEmbedding.forward <lru_cache>[(<RotaryEmbedding at 0x7f…>, 16)][0]``).
+
+Every step is found as the walk found it, without user code: a dict's entries through ``dict.items``
+called on the dict (C, even for a subclass), sequences through ``tuple``/``list``'s own iterators, attributes
+through the ``__dict__`` and slot descriptors the class defines (never ``getattr``), keys and values shown
+by their type and address unless they are plain strings, numbers or tuples of them (never ``repr``).
+"""
+from __future__ import annotations
+
+import functools
+import re
+import types
+from typing import Any, Optional
+
+from .heap import ATOMS, class_dict, class_lookup, inherits, mro, type_name
+
+_LRU_WRAPPER = functools._lru_cache_wrapper  # type: ignore[attr-defined]
+_FUNCTION = {
+    "__closure__": " <closure>", "__defaults__": " <defaults>", "__kwdefaults__": " <defaults>", "__dict__": "",
+}
+_ITEM = re.compile(r"[\[{]| -> ")
+_ANNOTATION = re.compile(r" <[a-z_]+>")
+
+
+def describe(chain: list[object], root: str) -> str:
+    """The path of ``chain`` (a module's or class's namespace dict first) as one expression."""
+    parts, namespace = [root], True
+    for parent, child in zip(chain, chain[1:]):
+        label, namespace = step(parent, child, namespace)
+        parts.append(label)
+    return "".join(parts)
+
+
+def container_of(path: str) -> str:
+    """The container a path goes through: everything before its first item (``[...]``, ``{...}``)."""
+    match = _ITEM.search(path)
+    return path[: match.start()] if match else path
+
+
+def qualified_name(container: str) -> str:
+    """The container as a dotted name, without the annotations (``<lru_cache>``, ``<closure>``)."""
+    return _ANNOTATION.sub("", container)
+
+
+def short(value: object) -> str:
+    """A key or value as shown in a path: literals as written, anything else by type and address."""
+    kind = type(value)
+    if any(kind is atom for atom in ATOMS):  # by identity: ``in`` would call a metaclass's ``__eq__``
+        text = repr(value)
+        return text if len(text) <= 40 else text[:37] + "..."
+    if kind is tuple:
+        items = [short(item) for item in tuple.__iter__(value)]  # type: ignore[arg-type]
+        return "(" + ", ".join(items[:4] + (["..."] if len(items) > 4 else [])) + ("," if len(items) == 1 else "") + ")"
+    return f"<{type_name(value)} at {id(value):#x}>"
+
+
+def step(parent: Any, child: object, namespace: bool) -> tuple[str, bool]:
+    """The label of one edge, and whether ``child`` is a namespace (its entries read as ``.name``)."""
+    cls = type(parent)
+    if inherits(cls, (dict,)):
+        for key, value in dict.items(parent):
+            if value is child or key is child:
+                return (f".{key}" if namespace and type(key) is str and value is child else f"[{short(key)}]"), False
+    elif inherits(cls, (list, tuple)):
+        items = list.__iter__(parent) if inherits(cls, (list,)) else tuple.__iter__(parent)
+        index = next((index for index, item in enumerate(items) if item is child), None)
+        if index is not None:
+            return f"[{index}]", False
+    elif inherits(cls, (set, frozenset)):
+        return f"{{{short(child)}}}", False
+    elif cls is _LRU_WRAPPER:
+        return " <lru_cache>", False
+    elif cls is types.FunctionType:
+        for name, label in _FUNCTION.items():
+            if types.FunctionType.__dict__[name].__get__(parent) is child:
+                return label, name == "__dict__"
+    elif cls is types.CellType:
+        return "", False
+    elif cls is types.MethodType:
+        return (".__self__" if types.MethodType.__self__.__get__(parent) is child else ".__func__"), False
+    else:
+        label = attribute(parent, child)
+        if label is not None:
+            return label
+    return f" -> <{type_name(child)}>", False
+
+
+def attribute(parent: object, child: object) -> Optional[tuple[str, bool]]:
+    """``child`` as an attribute of an instance: its ``__dict__``, a value in it, or a slot."""
+    descriptor = class_lookup(type(parent), "__dict__")
+    if type(descriptor) is types.GetSetDescriptorType:
+        namespace = descriptor.__get__(parent)
+        if namespace is child:
+            return "", True
+        if type(namespace) is dict:
+            for key, value in dict.items(namespace):
+                if value is child and type(key) is str:
+                    return f".{key}", False
+    for base in mro(type(parent)):
+        for name, slot in dict.items(class_dict(base)):
+            if type(slot) is types.MemberDescriptorType:
+                try:
+                    if slot.__get__(parent) is child:
+                        return f".{name}", False
+                except AttributeError:  # an empty slot
+                    continue
+    return None

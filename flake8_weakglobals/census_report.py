@@ -1,0 +1,141 @@
+"""What a census found, and how it reads: pins grouped by the container that holds them, sorted by bytes,
+each container with the static finding it confirms or the plain statement that the linter misses it.
+
+Pins are plain data (strings and numbers, no reference to any object), so a report keeps nothing alive
+and crosses process boundaries (pytest-xdist workers) as JSON.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Optional
+
+ISSUES = "https://github.com/flake8-weakglobals/flake8-weakglobals/issues"
+SHOWN = 3  # pins listed per container; the rest are summed up
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """The static finding a pin confirms: the linter's code and where it reports it."""
+
+    code: str
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.code} at {self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Pin:
+    """One object a test created that long-lived state still holds after the test."""
+
+    path: str  # deepspeed.utils.debug.module_names[<Linear at 0x7f…>]
+    container: str  # deepspeed.utils.debug.module_names (a path's part before its first item)
+    root: str  # the container as a dotted name, what ``@pytest.mark.weakglobals(expect=...)`` names
+    kind: str  # the pinned object's type name
+    test: Optional[str]  # the test that created it
+    storages: dict[str, int]  # each tensor storage it keeps alive -> bytes
+    confirms: Optional[Confirmation]  # None: not reported by the linter
+    note: str = ""
+    expected: bool = False  # named by the test's marker
+
+    @property
+    def nbytes(self) -> int:
+        return sum(self.storages.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Pin:
+        confirms = data.get("confirms")
+        return cls(**{**data, "confirms": Confirmation(**confirms) if confirms else None})
+
+    def expecting(self) -> Pin:
+        return replace(self, expected=True)
+
+
+@dataclass
+class Container:
+    name: str
+    pins: list[Pin]
+
+    @property
+    def storages(self) -> dict[str, int]:
+        return _union(self.pins)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(self.storages.values())
+
+    @property
+    def confirms(self) -> Optional[Confirmation]:
+        return self.pins[0].confirms
+
+
+@dataclass
+class Report:
+    """The pins of one census (``with census(...) as report``) or of a whole test session."""
+
+    packages: tuple[str, ...] = ()
+    pins: list[Pin] = field(default_factory=list)
+
+    def containers(self) -> list[Container]:
+        """Grouped by container, the container holding the most bytes first (then the most objects)."""
+        groups: dict[str, list[Pin]] = {}
+        for pin in self.pins:
+            groups.setdefault(pin.container, []).append(pin)
+        containers = [Container(name, sorted(pins, key=lambda pin: (-pin.nbytes, pin.path))) for name, pins in groups.items()]
+        return sorted(containers, key=lambda container: (-container.nbytes, -len(container.pins), container.name))
+
+    @property
+    def nbytes(self) -> int:
+        return sum(_union(self.pins).values())
+
+    def lines(self) -> list[str]:
+        """The report as a user reads it at the end of a session (or in a failing test)."""
+        packages = ", ".join(self.packages) or "no package"
+        if not self.pins:
+            return [f"weakglobals census of {packages}: no pins (nothing a test created is held by their long-lived state)"]
+        containers = self.containers()
+        tests = {pin.test for pin in self.pins}
+        lines = [
+            f"weakglobals census of {packages}: {_count(len(containers), 'container')} "
+            f"{'holds' if len(containers) == 1 else 'hold'} "
+            f"{_count(len(self.pins), 'object')} created by {_count(len(tests), 'test')}, "
+            f"{size(self.nbytes)} of tensor storage in all (each storage counted once)",
+        ]
+        for container in containers:
+            confirms = f"confirms {container.confirms}" if container.confirms else "not reported by the linter"
+            lines.append(f"{size(container.nbytes):>10}  {container.name}: {_count(len(container.pins), 'object')}; {confirms}")
+            for pin in container.pins[:SHOWN]:
+                extra = "".join(f"; {text}" for text in (pin.note, "expected by its marker" if pin.expected else "") if text)
+                lines.append(f"{'':>10}  {size(pin.nbytes):>10}  {pin.path}  ({pin.kind}, {pin.test or 'this census'}{extra})")
+            rest = container.pins[SHOWN:]
+            if rest:
+                lines.append(f"{'':>10}  {size(sum(_union(rest).values())):>10}  ... and {_count(len(rest), 'more object')}")
+        missed = [container for container in containers if container.confirms is None]
+        if missed:
+            lines.append(
+                f"{_count(len(missed), 'container')} not reported by the linter: the most useful lines of this report, "
+                f"each a pin the static rules miss; please report them ({ISSUES})."
+            )
+        return lines
+
+
+def _union(pins: list[Pin]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for pin in pins:
+        found.update(pin.storages)
+    return found
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def size(nbytes: int) -> str:
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if nbytes >= scale:
+            return f"{nbytes / scale:.1f} {unit}"
+    return f"{nbytes} B"

@@ -1,0 +1,1 @@
+"""Small real modules with long-lived state, for the census tests (``tests/test_census.py``)."""

@@ -1,0 +1,349 @@
+"""The runtime census (``flake8_weakglobals/census.py``) and ``pytest --weakglobals`` on real modules and
+tensors: the pins it must find (DeepSpeed 0.19.6's two maps, an ``lru_cache``d ``forward``), each with
+the static finding it confirms, the pins it must not report (import-time workspaces, locals, ``WeakIdMap``,
+objects older than the test), and the promises of the walk (no user code runs, nothing is kept alive)."""
+from __future__ import annotations
+
+import gc
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import weakref
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+import torch
+from torch import nn
+
+from conftest import REPO, installed_package
+from flake8_weakglobals.census import Census, census
+from test_deepspeed_proof import rewritten_copy  # noqa: F401  # the fixture: deepspeed rewritten by the codemod
+
+pytest_plugins = ["pytester"]
+HERE = Path(__file__).parent
+CENSUS = HERE / "census"
+MIB = 2**20
+
+
+@pytest.fixture
+def demo(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """``tests/census/census_demo`` importable, and its long-lived state emptied again after the test."""
+    monkeypatch.syspath_prepend(str(CENSUS))
+    import census_demo.hostile
+    import census_demo.names
+    import census_demo.rotary
+    import census_demo.workspace
+
+    yield census_demo
+    census_demo.names.module_names.clear()
+    census_demo.names.weak_names.clear()
+    census_demo.rotary.RotaryEmbedding.forward.cache_clear()
+    census_demo.hostile.registry.clear()
+    del census_demo.workspace.WORKSPACE[1:]
+
+
+def containers(report: Any) -> dict[str, tuple[int, int, str]]:
+    """``{container: (objects, bytes, what it confirms)}``."""
+    return {item.name: (len(item.pins), item.nbytes, str(item.confirms)) for item in report.containers()}
+
+
+# --- what it finds, with the finding it confirms ---
+
+@pytest.mark.parametrize("variant", ["original", "rewritten"])
+def test_deepspeed_maps_pin_the_replaced_blocks_until_the_codemod_fixes_them(variant: str, rewritten_copy: Path) -> None:  # noqa: F811
+    """DeepSpeed 0.19.6's ``debug.py``: extract the names of a 16-block model of 64 MiB, replace every block
+    (the proof's own scenario), in a fresh interpreter. Both maps pin the 16 replaced blocks (64 MiB, one
+    storage each, counted once for both maps); ``module_names`` also pins the model itself, with its 16 new
+    blocks, which the test's end would otherwise free. After the codemod: nothing."""
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    if variant == "rewritten":
+        environment["PYTHONPATH"] = str(rewritten_copy)
+    done = subprocess.run([sys.executable, str(CENSUS / "deepspeed_census.py")], capture_output=True, text=True,
+                          env=environment, cwd=rewritten_copy.parent)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    source = rewritten_copy / "deepspeed" if variant == "rewritten" else installed_package("deepspeed")
+    assert Path(result["debug_file"]) == source / "utils" / "debug.py"
+    if variant == "rewritten":
+        assert (result["containers"], result["total_mib"], result["leak"]["resident_mib"]) == ([], 0.0, 0.0)
+        return
+    modules, params = result["containers"]
+    assert modules["name"] == "deepspeed.utils.debug.module_names" and modules["confirms"] == "WG001 at deepspeed/utils/debug.py:12"
+    assert params["name"] == "deepspeed.utils.debug.param_names" and params["confirms"] == "WG001 at deepspeed/utils/debug.py:13"
+    assert params["kinds"] == {"Parameter": 16} and params["mib"] == 64.0 and params["pins_mib"] == [4.0] * 16
+    assert modules["kinds"] == {"Sequential": 1, "Linear": 16} and modules["pins_mib"] == [64.0] + [4.0] * 16
+    assert modules["mib"] == 128.0 and set(params["storages"]) < set(modules["storages"])
+    assert result["total_mib"] == 128.0 and result["leak"]["resident_mib"] == 64.0
+    assert "deepspeed.utils.debug.module_names[<Linear at 0x" in "\n".join(result["report"])
+
+
+def test_a_dict_pins_what_the_same_map_as_a_weak_id_map_does_not(demo: Any) -> None:
+    with census(["census_demo"]) as report:
+        model = nn.Sequential(nn.Linear(32, 32), nn.ReLU(), nn.Linear(32, 32))
+        demo.names.record(model)
+    assert containers(report) == {"census_demo.names.module_names": (4, 2 * (32 * 32 + 32) * 4, "WG001 at census_demo/names.py:9")}
+    assert {pin.path.split(" at ")[0] for pin in report.pins} == {
+        f"census_demo.names.module_names[<{kind}" for kind in ("Sequential", "Linear", "ReLU")
+    }
+    demo.names.module_names.clear()
+    with census(["census_demo"]) as report:
+        model = nn.Sequential(nn.Linear(32, 32), nn.ReLU(), nn.Linear(32, 32))
+        demo.names.record_weakly(model)
+    assert len(demo.names.weak_names) == 4 and report.pins == []  # in the map, alive (a local holds it), not pinned
+
+
+def test_an_lru_cached_forward_is_reported_with_its_wg006_and_not_after_the_fix(
+    demo: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with census(["census_demo"]) as report:
+        rotary = demo.rotary.RotaryEmbedding(64)
+        cos, sin = rotary(128)
+    container = "census_demo.rotary.RotaryEmbedding.forward <lru_cache>"
+    outputs = 2 * 128 * 32 * 4
+    assert containers(report) == {container: (3, 32 * 4 + outputs, "WG006 at census_demo/rotary.py:16")}
+    paths = {pin.kind: pin.path for pin in report.pins}
+    assert paths["RotaryEmbedding"] == f"{container}[(<RotaryEmbedding at {id(rotary):#x}>, 128)][0]"
+    assert report.pins[0].root == "census_demo.rotary.RotaryEmbedding.forward"
+
+    fixed = tmp_path / "census_demo_fixed"
+    fixed.mkdir()
+    shutil.copy(CENSUS / "census_demo" / "rotary.py", fixed / "rotary.py")
+    (fixed / "__init__.py").write_text("")
+    done = subprocess.run([sys.executable, "-m", "fixes.apply", "--runtime", "import", "census_demo_fixed"],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert "WG006 RotaryEmbedding.forward" in done.stdout, done.stdout + done.stderr
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from census_demo_fixed.rotary import RotaryEmbedding
+
+    with census(["census_demo_fixed"]) as report:
+        rotary = RotaryEmbedding(64)
+        assert torch.equal(rotary(128)[0], cos) and rotary(128) is rotary(128)  # still cached, same values
+    assert report.pins == []
+
+
+def test_a_cache_reached_through_an_importing_module_is_named_where_the_linter_reports_it() -> None:
+    """torch's own WG006 (the sweep's ``assert_and_get_unique_device``): ``convert.py`` imports it from
+    ``utils.py``, and the census names it in ``utils``, confirming the linter's finding there."""
+    from torch.ao.quantization.fx import convert  # noqa: F401  # imports the cached function too
+    from torch.ao.quantization.fx.utils import assert_and_get_unique_device
+
+    try:
+        with census(["torch.ao.quantization"]) as report:
+            assert_and_get_unique_device(nn.Linear(16, 16))
+    finally:
+        assert_and_get_unique_device.cache_clear()
+    name = "torch.ao.quantization.fx.utils.assert_and_get_unique_device <lru_cache>"
+    assert containers(report) == {name: (1, (16 * 16 + 16) * 4, "WG006 at torch/ao/quantization/fx/utils.py:250")}
+
+
+def test_tied_and_viewed_storage_is_counted_once(demo: Any) -> None:
+    with census(["census_demo"]) as report:
+        first, second = nn.Linear(64, 64, bias=False), nn.Linear(64, 64, bias=False)
+        second.weight = first.weight
+        demo.names.record(nn.Sequential(first, second))
+        demo.workspace.WORKSPACE.append(first.weight.detach()[:8])  # a view: the same storage once more
+    weight = 64 * 64 * 4
+    assert [pin.nbytes for pin in report.pins] == [weight] * 4
+    assert containers(report)["census_demo.names.module_names"][1] == weight and report.nbytes == weight
+
+
+# --- what it must not report ---
+
+def test_a_workspace_allocated_at_import_is_not_the_tests(demo: Any) -> None:
+    with census(["census_demo"]) as report:
+        demo.workspace.accumulate(torch.ones(16))
+    assert report.pins == []
+    with census(["census_demo"]) as report:  # the same container holding a tensor the test made is a pin
+        demo.workspace.WORKSPACE.append(torch.ones(16))
+    assert [pin.path for pin in report.pins] == ["census_demo.workspace.WORKSPACE[1]"]
+
+
+def test_a_model_held_by_a_local_only_is_not_a_pin(demo: Any) -> None:
+    with census(["census_demo"]) as report:
+        model = nn.Linear(128, 128)
+        model(torch.ones(128)).sum().backward()
+        alive = weakref.ref(model)
+    assert alive() is not None and report.pins == []  # alive during the census: the walk ran and found no root
+
+
+def test_objects_alive_before_the_census_are_not_its_own_even_at_a_reused_address(demo: Any) -> None:
+    older, model = nn.Linear(4, 4), nn.Sequential()
+    engine = Census(["census_demo"])
+    engine.start()
+    demo.names.record(older)
+    demo.names.record(model)
+    model.append(nn.Linear(4, 4))  # new, but inside a module older than the census: that module's business
+    assert engine.check().pins == []
+    del model
+    address = id(older)
+    demo.names.module_names.clear()
+    del older
+    candidates = [nn.Linear(4, 4) for _ in range(50)]
+    reused = next(candidate for candidate in candidates if id(candidate) == address)
+    demo.names.record(reused)
+    assert [pin.path for pin in engine.check("t").pins] == [f"census_demo.names.module_names[<Linear at {address:#x}>]"]
+
+
+# --- the walk's promises ---
+
+def test_the_walk_runs_no_user_code(demo: Any) -> None:
+    hostile = demo.hostile
+    with census(["census_demo"]) as report:
+        model = nn.Linear(8, 8)
+        hostile.registry[hostile.Hostile()] = hostile.Hostile(payload=hostile.HostileList([model]))
+        hostile.CALLS.clear()  # inserting called __hash__; the census must call nothing
+    assert hostile.CALLS == []
+    (pin,) = report.pins
+    assert pin.path.startswith("census_demo.hostile.registry[<Hostile at 0x") and pin.path.endswith(">].payload[0]")
+    assert pin.confirms is None and "not reported by the linter" in "\n".join(report.lines())
+
+
+def test_the_census_keeps_nothing_alive(demo: Any) -> None:
+    """As the plugin runs it: one engine for the whole session, alive while the objects must die."""
+    engine = Census(["census_demo"])
+    before = nn.Linear(8, 8)
+    gone_before = weakref.ref(before)
+    engine.start()
+    del before  # alive when the census started: it must not hold it
+    model = nn.Sequential(nn.Linear(8, 8))
+    demo.names.record(model)
+    pinned = [weakref.ref(module) for module in model.modules()]
+    del model
+    report = engine.finish("t")
+    assert len(report.pins) == 2 and engine.started
+    demo.names.module_names.clear()
+    gc.collect()
+    assert gone_before() is None and [ref() for ref in pinned] == [None, None]
+
+
+# --- pytest --weakglobals ---
+
+PROJECT_TESTS = '''
+import pytest
+from torch import nn
+from pinpkg import pins
+
+
+@pytest.fixture(scope="session")
+def shared():
+    return nn.Linear(16, 16)
+
+
+@pytest.fixture
+def own():
+    return nn.Linear(16, 16)
+
+
+def test_pins():
+    pins.add(nn.Linear(64, 64))
+
+
+def test_local_only():
+    model = nn.Linear(64, 64)
+    model(__import__("torch").ones(64))
+
+
+def test_session_fixture_stored(shared):
+    pins.add(shared)
+
+
+def test_function_fixture_stored(own):
+    pins.add(own)
+
+
+@pytest.mark.weakglobals(expect="pinpkg.pins.names")
+def test_expected():
+    pins.add(nn.Linear(2, 2))
+
+
+@pytest.mark.weakglobals(allow=True)
+def test_allowed():
+    pins.add(nn.Linear(2, 2))
+
+
+def test_fixture(weakglobals):
+    pins.add(nn.Linear(1, 1))
+    assert [pin.root for pin in weakglobals.check().pins] == ["pinpkg.pins.names"]
+'''
+PINS = "from torch import nn\n\nnames = {}\n\n\ndef add(module: nn.Module) -> None:\n    names[module] = 1\n"
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    """A project with one package that pins (found as the rootdir's package) and tests of every kind."""
+    package = pytester.mkpydir("pinpkg")
+    (package / "pins.py").write_text(PINS)
+    pytester.makepyfile(test_project=PROJECT_TESTS)
+    return pytester
+
+
+def test_report_mode_lists_the_pins_at_the_end_of_the_session(project: pytest.Pytester) -> None:
+    result = project.runpytest_subprocess("--weakglobals", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=7)
+    summary = [re.sub(r"0x[0-9a-f]+", "0x...", line) for line in result.stdout.str().split("weakglobals census =", 1)[1].splitlines()[1:]]
+    pin = "pinpkg.pins.names[<Linear at 0x...>]  (Linear, test_project.py::"
+    assert summary[:6] == [
+        "weakglobals census of pinpkg: 1 container holds 4 objects created by 4 tests, 17.3 KiB of tensor storage in all"
+        " (each storage counted once)",
+        "  17.3 KiB  pinpkg.pins.names: 4 objects; confirms WG001 at pinpkg/pins.py:3",
+        f"              16.2 KiB  {pin}test_pins)",
+        f"               1.1 KiB  {pin}test_function_fixture_stored)",
+        f"                  24 B  {pin}test_expected; expected by its marker)",
+        "                   8 B  ... and 1 more object",
+    ]
+    assert summary[6].startswith("7 tests censused in ")
+
+
+def test_fail_mode_fails_each_test_that_pins_also_under_xdist(project: pytest.Pytester) -> None:
+    result = project.runpytest_subprocess("--weakglobals=fail", "-n", "2", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=7, errors=3)
+    errors = sorted(line.split(" - ")[0] for line in result.stdout.lines if line.startswith("ERROR "))
+    assert errors == [f"ERROR test_project.py::{name}" for name in ("test_fixture", "test_function_fixture_stored", "test_pins")]
+    assert "pinpkg.pins.names: 4 objects; confirms WG001 at pinpkg/pins.py:3" in result.stdout.str()  # the controller's summary
+
+
+def test_without_the_flag_nothing_runs(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_inactive='''
+import sys
+
+def test_inactive(request):
+    assert request.config.pluginmanager.get_plugin("weakglobals-census") is None
+    assert "flake8_weakglobals.census" not in sys.modules
+''')
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+def test_bad_input_is_one_clear_line(pytester: pytest.Pytester) -> None:
+    pytester.mkpydir("pkg")
+    pytester.makepyfile(test_bad='''
+import pytest
+
+@pytest.mark.weakglobals("everything")
+def test_bad_marker():
+    pass
+''')
+    result = pytester.runpytest_subprocess("--weakglobals", "test_bad.py")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--weakglobals takes 'report' or 'fail', not 'test_bad.py' (write --weakglobals=report" in result.stderr.str()
+    result = pytester.runpytest_subprocess("--weakglobals=report", "--weakglobals-packages", "pkg,-x")
+    assert "--weakglobals-packages: '-x' is not a package name" in result.stderr.str()
+    result = pytester.runpytest_subprocess("--weakglobals=report", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, errors=1)
+    assert "test_bad.py:3: @pytest.mark.weakglobals takes allow= and expect= only, not positional arguments" in result.stdout.str()
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
+
+
+def test_this_projects_own_tests_pin_nothing() -> None:
+    """A subset of this suite that builds real models around the runtime, under ``--weakglobals=fail``
+    (the packages under the rootdir: ``flake8_weakglobals`` and ``fixes``)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--weakglobals=fail", "tests/test_noqa.py",
+         "tests/test_runtime.py", "-k", "noqa or replaced_submodule or disappears or reused_id or deepcopy"],
+        capture_output=True, text=True, cwd=REPO,
+    )
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "weakglobals census of fixes, flake8_weakglobals: no pins" in done.stdout
