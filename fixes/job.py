@@ -19,9 +19,11 @@ from flake8_weakglobals.analysis import analyze
 from flake8_weakglobals.checking import check_file, internal_error, reportable
 from flake8_weakglobals.config import Settings
 from flake8_weakglobals.findings import Finding
+from flake8_weakglobals.project import context_for
 from flake8_weakglobals.vocabulary import Vocabulary
 
-from .vendor import RuntimeLocation, runtime_location
+from .outside import refuse_used_elsewhere
+from .vendor import RuntimeLocation, Unresolvable, runtime_location
 
 
 @dataclass(frozen=True)
@@ -71,12 +73,18 @@ def _process(path: Path, settings: Settings) -> FileResult:
         return FileResult(path, error=checked.error, error_line=checked.error_line)
     left = tuple(finding for finding in checked.findings if not finding.fixable)
     fixable = [finding for finding in checked.findings if finding.fixable]
+    if fixable:
+        fixable, used_elsewhere = refuse_used_elsewhere(path, fixable)
+        left = tuple(sorted((*left, *used_elsewhere), key=lambda finding: (finding.line, finding.col)))
     if not fixable:
         return FileResult(path, left=left)
     from .rewrite import RewriteError, existing_runtime_import, rewrite  # libcst loads only for files that need it
 
     existing = existing_runtime_import(checked.tree)
-    runtime = RuntimeLocation(existing.module or "", None) if existing else runtime_location(path, settings.runtime)
+    try:
+        runtime = RuntimeLocation(existing.module or "", None) if existing else runtime_location(path, settings.runtime)
+    except Unresolvable as error:
+        return FileResult(path, left=left, error=f"left unchanged: {error}", error_line=fixable[0].line)
     try:
         new_text = rewrite(checked.source.text, checked.tree, fixable, runtime.module)
         _verify(path, checked.tree, new_text, settings)
@@ -102,7 +110,8 @@ def _verify(path: Path, before: ast.Module, text: str, settings: Settings) -> No
             after = ast.parse(text)
     except SyntaxError as error:
         raise VerificationError(f"the rewrite would not compile (line {error.lineno}: {error.msg})") from None
-    again = [finding for finding in reportable(analyze(after, text, Vocabulary(settings.extra_types)), text, settings) if finding.fixable]
+    found = reportable(analyze(after, text, Vocabulary(settings.extra_types), context_for(path)), text, settings)
+    again, _ = refuse_used_elsewhere(path, [finding for finding in found if finding.fixable])
     if again:
         raise VerificationError(f"a second run would rewrite {again[0].name} again (line {again[0].line})")
     added = _pyflakes(after, path)

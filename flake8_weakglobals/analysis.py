@@ -11,11 +11,13 @@ import ast
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional
 
-from . import rules
+from . import cache_fix, rules
 from .containers import ContainerType, Member, annotation_edits, constructor_edit, initial_members
 from .evidence import Evidence, Hook, Obj, Tup, Value, element_of, project, text
 from .findings import Edit, EditKind, Evidence as Proof, Finding, Span
+from .imported import Imported
 from .names import is_our_runtime
+from .project import ModuleContext
 from .scopes import Scopes, function_parameters
 from .survey import CachedFunction, Survey, survey_module
 from .uses import Definition, Fill, SlotUses, UseClassifier, collect, id_argument
@@ -56,9 +58,12 @@ _ORDERED_MAPS = frozenset({"collections.OrderedDict", "typing.OrderedDict"})
 TORCH_ONLY = Vocabulary()
 
 
-def analyze(tree: ast.Module, source: str, vocabulary: Vocabulary = TORCH_ONLY) -> list[Finding]:
-    """Findings for one module (``tree`` parsed from ``source``), sorted by position."""
-    survey = survey_module(tree, vocabulary)
+def analyze(
+    tree: ast.Module, source: str, vocabulary: Vocabulary = TORCH_ONLY, context: Optional[ModuleContext] = None
+) -> list[Finding]:
+    """Findings for one module (``tree`` parsed from ``source``), sorted by position. With its ``context``
+    (``project.context_for(path)``), names imported from the rest of its project are resolved too."""
+    survey = survey_module(tree, vocabulary, Imported(context, vocabulary))
     if not survey.has_candidates:
         return []
     scopes = Scopes(tree)
@@ -134,7 +139,7 @@ class _Judge:
     def container(self, uses: SlotUses) -> Optional[Finding]:
         containers = [d for d in uses.definitions if d.constructor and d.constructor.type is not ContainerType.PLACEHOLDER]
         if not containers:
-            return None
+            return self._imported_container(uses)
         constructor = containers[0].constructor
         assert constructor is not None
         held = [_Held(fill, self._value(fill, constructor.type.keyed)) for fill in self._fills(uses, containers)]
@@ -158,10 +163,40 @@ class _Judge:
             scope=uses.slot.where,
             holds=kinds,
             evidence=Proof(line, first.why),
-            message=rules.container_message(code, constructor.word, place, name, kinds, evidence, reason is None),
+            message=rules.container_message(code, constructor.word, place, name, kinds, evidence),
             fix_reason=reason,
             edits=() if reason else tuple(self._edits(uses, containers, code)),
             runtime_names=frozenset() if reason else frozenset({constructor.type.runtime_name}),  # type: ignore[arg-type]
+        )
+
+    def _imported_container(self, uses: SlotUses) -> Optional[Finding]:
+        """A container of another project module filled here (``from .state import registry``;
+        ``registry[param] = ...``): reported here, at the first fill with evidence, where a ``# noqa``
+        belongs. The fix belongs to the definition, which the codemod edits only in its own file."""
+        imported = self.survey.imported_containers.get(uses.slot.name) if uses.slot.where == "module" else None
+        if imported is None or uses.definitions:
+            return None
+        held = [_Held(fill, self._value(fill, imported.type.keyed)) for fill in uses.fills]
+        foreign = [(h.fill, found) for h in held if not h.fill.id_key and (found := h.object or h.in_tuple) and not found.owned]
+        if not foreign:
+            return None
+        fill, first = min(foreign, key=lambda pair: pair[0].line)
+        code = "WG001" if imported.type.keyed else "WG002"
+        kinds = tuple(sorted({found.kind for _, found in foreign}))
+        name = f"{imported.module}.{uses.slot.name}"
+        word = imported.type.value
+        evidence = f"({first.why} at line {fill.line}; defined at `{imported.module}` line {imported.line})"
+        return Finding(
+            code=code,
+            line=fill.line,
+            col=fill.member.expr.col_offset,
+            name=name,
+            kind=word,
+            scope="module",
+            holds=kinds,
+            evidence=Proof(fill.line, first.why),
+            message=rules.container_message(code, word, "module-level", name, kinds, evidence),
+            fix_reason=f"it is defined in `{imported.module}` (line {imported.line}); fix it there",
         )
 
     def _rule(
@@ -185,6 +220,8 @@ class _Judge:
             return "WG007", direct  # it holds only what it builds itself: a workspace, not a pin
         by_id = [(h.fill.line, h.object) for h in held if h.fill.id_key and h.object]
         never_emptied = not uses.removals and all(d.top_level for d in uses.definitions if d.constructor)
+        if never_emptied and by_id and uses.slot.where == "module":
+            never_emptied = self.survey.imported.emptied_elsewhere(uses.slot.name) is None
         if by_id and container.keyed and never_emptied:
             return "WG005", by_id  # type: ignore[return-value]
         return None
@@ -381,18 +418,23 @@ class _Judge:
         if bound and owner is not None and owner.kind:
             found = Obj(owner.kind, f"`self` is a `{owner.name}`, a subclass of `{owner.framework_base}`")
         receives_self_or_cls = bound or function in self.survey.class_methods
-        for parameter in function_parameters(function)[1 if receives_self_or_cls else 0 :]:
+        skipped = 1 if receives_self_or_cls else 0
+        for position, parameter in enumerate(function_parameters(function)[skipped:], start=skipped):
             if found is not None:
                 break
             value = self.evidence.of_annotation(parameter.annotation)
             obj = value if isinstance(value, Obj) else _object_in_tuple(value)  # a tuple of tensors is hashable
             if obj is not None:
                 found = Obj(obj.kind, f"parameter `{parameter.arg}: {text(parameter.annotation)}`")  # type: ignore[arg-type]
+            elif parameter.annotation is None and owner is None:
+                called = self.evidence.from_call_sites(function, parameter, position)
+                found = called if isinstance(called, Obj) else None
         if found is None:
             return None
         name = f"{owner.name}.{function.name}" if owner is not None else function.name
         decorator = text(cached.decorator.func if isinstance(cached.decorator, ast.Call) else cached.decorator)
         line = cached.decorator.lineno
+        fix = cache_fix.decide(cached, self.survey, self.evidence)  # WG006's fix: cache_fix.py
         return Finding(
             code="WG006",
             line=line,
@@ -403,7 +445,9 @@ class _Judge:
             holds=(found.kind,),
             evidence=Proof(function.lineno, found.why),
             message=rules.cache_message(decorator, name, (found.kind,), f"({found.why} at line {function.lineno})"),
-            fix_reason="a cache keyed by live objects needs a design decision (cache on the instance, or key on values)",
+            fix_reason=fix.reason,
+            edits=fix.edits,
+            runtime_names=fix.runtime_names,
         )
 
 

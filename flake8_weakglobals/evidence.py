@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Iterable, Optional, Union
+from typing import Callable, Iterable, Optional, Union
 
 from .names import Names
 from .scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters
 from .survey import ClassInfo, Survey
-from .vocabulary import ITERATION_METHODS, Vocabulary
+from .vocabulary import ITERATION_METHODS, MODULE, Vocabulary
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,32 @@ class Evidence:
         self.vocabulary = vocabulary
         self.hooks = hooks
         self._active: set[tuple[ast.AST, str]] = set()
+        self._calls: Optional[dict[str, list[ast.Call]]] = None
+
+    def _calls_of(self, name: str) -> list[ast.Call]:
+        """Calls of the module-level function ``name`` anywhere in the module (one walk, on first need)."""
+        if self._calls is None:
+            self._calls = {}
+            for node in ast.walk(self.scopes.module):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.survey.functions:
+                    self._calls.setdefault(node.func.id, []).append(node)
+        return self._calls.get(name, [])
+
+    def _assigned_to_self(self, owner: ClassInfo, attribute: str) -> list[ast.expr]:
+        """Values assigned to ``self.<attribute>`` in the methods of ``owner`` and of its local bases."""
+        values = []
+        for info in self.survey.lineage(owner):
+            for method in info.methods.values():
+                parameters = function_parameters(method)
+                if method in self.survey.unbound_methods or not parameters:
+                    continue
+                receiver = parameters[0].arg
+                for node in ast.walk(method):
+                    if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                        if any(_is_attribute_of(target, receiver, attribute) for target in targets):
+                            values.append(node.value)
+        return values
 
     # --- expressions -------------------------------------------------------------------------------
 
@@ -144,7 +170,49 @@ class Evidence:
             return same((self.of(expr.body), self.of(expr.orelse)))
         if isinstance(expr, ast.NamedExpr):
             return self.of(expr.value)
+        if isinstance(expr, ast.Attribute):
+            return self._of_self_attribute(expr)
         return None
+
+    def _of_self_attribute(self, attribute: ast.Attribute) -> Value:
+        """``self.module`` in a method: what the class's methods assign to it (``self.module = module``,
+        ``self.proj = nn.Linear(...)``). Another object's attribute, so never owned by the container."""
+        owner = self._bound_owner(attribute)
+        if owner is None:
+            return None
+        key = (owner.node, attribute.attr)
+        if key in self._active:
+            return None
+        self._active.add(key)
+        try:
+            values = [self.of(value) for value in self._assigned_to_self(owner, attribute.attr)]
+        finally:
+            self._active.discard(key)
+        found = same(values) if values else None
+        if isinstance(found, Obj):
+            return Obj(found.kind, f"`self.{attribute.attr}` is assigned {found.why}")
+        if found is None:
+            for info in self.survey.lineage(owner):
+                for method in (m for m in info.methods.values() if m not in self.survey.unbound_methods):
+                    used = _module_method_called(method, lambda receiver: _is_self_attribute(receiver, method, attribute.attr))
+                    if used:
+                        return Obj(MODULE, f"`self.{attribute.attr}.{used}()` is called at line {method.lineno}")
+        return disowned(found)
+
+    def _bound_owner(self, attribute: ast.Attribute) -> Optional[ClassInfo]:
+        if not isinstance(attribute.value, ast.Name):
+            return None
+        resolved = self.scopes.resolve(attribute.value.id, attribute)
+        if resolved is None or not isinstance(resolved[0], FUNCTIONS):
+            return None
+        function = resolved[0]
+        owner = self.survey.method_owner.get(function)
+        parameters = function_parameters(function)
+        if owner is None or function in self.survey.unbound_methods or not parameters:
+            return None
+        if parameters[0].arg != attribute.value.id or any(b.how != "parameter" for b in resolved[1]):
+            return None
+        return owner
 
     def _of_name(self, name: ast.Name) -> Value:
         resolved = self.scopes.resolve(name.id, name)
@@ -156,9 +224,39 @@ class Evidence:
             return None
         self._active.add(key)
         try:
-            return same(self._of_binding(scope, binding) for binding in bindings)
+            found = same(self._of_binding(scope, binding) for binding in bindings)
         finally:
             self._active.discard(key)
+        return found if found is not None else self._narrowed(name, scope)
+
+    def _narrowed(self, name: ast.Name, scope: ast.AST) -> Value:
+        """``if isinstance(m, Block): cache.append(m)``: inside the ``if``, ``m`` is a ``Block``."""
+        child, current = name, self.scopes.parent(name)
+        while current is not None:
+            guards = [current.test] if isinstance(current, ast.If) and child in current.body else []
+            block = next((b for b in _blocks(current) if child in b), None) if isinstance(child, ast.stmt) else None
+            if block is not None:  # ``assert isinstance(m, Block)`` earlier in the same block
+                guards += [s.test for s in block[: block.index(child)] if isinstance(s, ast.Assert)]  # type: ignore[arg-type]
+            for guard in guards:
+                for test in _conjuncts(guard):
+                    kind = self._isinstance_kind(test, name.id)
+                    if kind is not None:
+                        return Obj(kind, f"narrowed by `{text(test)}` at line {test.lineno}")
+            if current is scope:
+                return None
+            child, current = current, self.scopes.parent(current)
+        return None
+
+    def _isinstance_kind(self, test: ast.expr, name: str) -> Optional[str]:
+        if not (
+            isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+            and self.names.qualify(test.func) == "builtins.isinstance" and len(test.args) == 2
+            and isinstance(test.args[0], ast.Name) and test.args[0].id == name
+        ):
+            return None
+        classes = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
+        kinds = {self.kind_of_type(cls) for cls in classes}
+        return kinds.pop() if len(kinds) == 1 else None
 
     def _of_binding(self, scope: ast.AST, binding: Binding) -> Value:
         if binding.how == "value":
@@ -195,7 +293,13 @@ class Evidence:
         if builtin == "next" and arguments:
             return element_of(self.of(arguments[0]))
         kind = self.vocabulary.kind_of_call(qualified)
-        return Obj(kind, f"built by `{text(function)}(...)`", owned=True) if kind else None
+        if kind is not None:
+            return Obj(kind, f"built by `{text(function)}(...)`", owned=True)
+        built = self.survey.imported.class_kind(qualified)
+        if built is not None:
+            return Obj(built.kind, f"built by `{text(function)}(...)`; {built.why}", owned=True)
+        returned = self.survey.imported.returned_kind(qualified)
+        return Obj(returned.kind, f"from `{text(call)}`; {returned.why}") if returned is not None else None
 
     # --- types -------------------------------------------------------------------------------------
 
@@ -238,7 +342,12 @@ class Evidence:
         if local is not None:
             return local.kind
         qualified = self.names.qualify(expr)  # type: ignore[arg-type]
-        return self.vocabulary.kind_of_type(qualified) if qualified else None
+        if qualified is None:
+            return None
+        kind = self.vocabulary.kind_of_type(qualified)
+        if kind is None and (imported := self.survey.imported.class_kind(qualified)) is not None:
+            kind = imported.kind
+        return kind
 
     def _local_class(self, expr: ast.AST) -> Optional[ClassInfo]:
         if isinstance(expr, ast.Name) and expr.id in self.survey.classes:
@@ -262,7 +371,72 @@ class Evidence:
         hook = self.hooks.get(function)
         if hook is not None and position == hook.position:
             return Obj(hook.kind, f"`{parameter.arg}` of a hook registered with `{hook.registrar}` at line {hook.line}")
+        called = self.from_call_sites(function, parameter, position)
+        if called is not None or isinstance(function, ast.Lambda):
+            return called
+        used = _module_method_called(function, lambda receiver: isinstance(receiver, ast.Name) and receiver.id == parameter.arg)
+        return Obj(MODULE, f"`{parameter.arg}.{used}()` is called") if used else None
+
+    def from_call_sites(self, function: FunctionNode | ast.Lambda, parameter: ast.arg, position: int) -> Value:
+        """``_warn_once(self)`` from a module's ``forward``: a module-level function's parameter is what
+        its callers in this module pass it, when one of them passes a framework object there."""
+        if isinstance(function, ast.Lambda) or self.survey.functions.get(function.name) is not function:
+            return None
+        key = (parameter, "<call sites>")  # not the name's own key: ``_of_name`` holds that one
+        if key in self._active:
+            return None
+        self._active.add(key)
+        try:
+            for call in self._calls_of(function.name):
+                argument = _argument_at(call, parameter.arg, position)
+                found = self.of(argument) if argument is not None else None
+                if isinstance(found, Obj):
+                    return Obj(found.kind, f"`{text(argument)}` passed at line {call.lineno}: {found.why}")  # type: ignore[arg-type]
+        finally:
+            self._active.discard(key)
         return None
+
+
+#: Methods only ``nn.Module`` has: a receiver they are called on is a module, whatever its name.
+_MODULE_ONLY_METHODS = frozenset(
+    "register_forward_hook register_forward_pre_hook register_full_backward_hook register_full_backward_pre_hook "
+    "named_modules named_children named_buffers register_buffer register_module get_submodule".split()
+)
+
+
+def _module_method_called(function: FunctionNode, is_receiver: Callable[[ast.expr], bool]) -> Optional[str]:
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MODULE_ONLY_METHODS:
+            if is_receiver(node.func.value):
+                return node.func.attr
+    return None
+
+
+def _is_self_attribute(expr: ast.expr, method: FunctionNode, attribute: str) -> bool:
+    parameters = function_parameters(method)
+    return bool(parameters) and _is_attribute_of(expr, parameters[0].arg, attribute)
+
+
+def _is_attribute_of(target: ast.expr, receiver: str, attribute: str) -> bool:
+    return isinstance(target, ast.Attribute) and target.attr == attribute and isinstance(target.value, ast.Name) and target.value.id == receiver
+
+
+def _blocks(node: ast.AST) -> list[list[ast.stmt]]:
+    return [getattr(node, name) for name in ("body", "orelse", "finalbody") if isinstance(getattr(node, name, None), list)]
+
+
+def _conjuncts(test: ast.expr) -> list[ast.expr]:
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return [part for value in test.values for part in _conjuncts(value)]
+    return [test]
+
+
+def _argument_at(call: ast.Call, name: str, position: int) -> Optional[ast.expr]:
+    if any(isinstance(argument, ast.Starred) for argument in call.args[: position + 1]):
+        return None
+    if position < len(call.args):
+        return call.args[position]
+    return next((keyword.value for keyword in call.keywords if keyword.arg == name), None)
 
 
 def _is_ellipsis(node: ast.AST) -> bool:

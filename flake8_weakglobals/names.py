@@ -35,6 +35,10 @@ class Names:
             else:
                 self._aliases.setdefault(local, target)
 
+    def add_star_name(self, name: str, target: str) -> None:
+        """A name ``from module import *`` binds: an import, unless the module binds the name otherwise."""
+        self._aliases.setdefault(name, target)
+
     def add_module_name(self, name: str) -> None:
         """A name bound at module level by other means (``def``, ``class``, assignment): not a builtin."""
         self._module_names.add(name)

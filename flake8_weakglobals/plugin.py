@@ -4,12 +4,14 @@ from __future__ import annotations
 import argparse
 import ast
 import sys
+from pathlib import Path
 from typing import Any, Iterator
 
 from . import __version__
 from .analysis import analyze
 from .checking import internal_error
 from .config import ConfigError, parse_extra_types
+from .project import context_for
 from .rules import DEFAULT_IGNORED, INTERNAL_ERROR
 from .vocabulary import Vocabulary, may_mention_framework
 
@@ -21,9 +23,10 @@ class WeakGlobalsChecker:
     version = __version__
     vocabulary = Vocabulary()
 
-    def __init__(self, tree: ast.Module, lines: list[str]) -> None:
+    def __init__(self, tree: ast.Module, lines: list[str], filename: str = "stdin") -> None:
         self.tree = tree
         self.lines = lines
+        self.filename = filename
 
     @classmethod
     def add_options(cls, manager: Any) -> None:
@@ -50,7 +53,7 @@ class WeakGlobalsChecker:
         if not may_mention_framework(source, self.vocabulary):
             return
         try:
-            findings = analyze(self.tree, source, self.vocabulary)
+            findings = analyze(self.tree, source, self.vocabulary, context_for(Path(self.filename)))
         except Exception as error:  # a bug of ours must not abort the user's whole flake8 run
             yield 1, 0, f"{INTERNAL_ERROR} {internal_error(error)}", type(self)
             return

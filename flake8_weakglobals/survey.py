@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 from typing import Iterator, Optional
 
 from .containers import ContainerType, classify
+from .imported import CACHE_DECORATORS, NOWHERE, Imported, ImportedContainer
 from .names import Names
+from .project import wraps_a_cache
 from .scopes import COMPOUND, FUNCTIONS, FunctionNode, function_parameters, nested_blocks
 from .vocabulary import Vocabulary
 
-_CACHE_DECORATORS = frozenset({"functools.lru_cache", "functools.cache"})
+_FILLING_METHODS = frozenset({"append", "add", "setdefault", "update", "extend", "insert", "appendleft"})
 
 
 @dataclass(eq=False)
@@ -25,6 +27,7 @@ class ClassInfo:
     qualname: str  # ``A.Meta`` for a class nested in ``A``: two nested ``Meta`` classes are two classes
     kind: Optional[str] = None  # framework kind of its instances, for subclasses of nn.Module, Tensor, ...
     framework_base: str = ""  # the base that made it one, as written: "nn.Module"
+    framework_through: str = ""  # for a base from another project module: ``pkg.base.Rotary`` derives from ...
     local_bases: list[str] = field(default_factory=list)
     methods: dict[str, FunctionNode] = field(default_factory=dict)
     self_attributes: set[str] = field(default_factory=set)  # assigned as ``self.X``: shadow class attributes
@@ -39,6 +42,7 @@ class CachedFunction:
     function: FunctionNode
     decorator: ast.expr
     owner: Optional[ClassInfo]
+    wrapper: Optional[str] = None  # the project's own decorator that applies ``lru_cache``, qualified
 
 
 @dataclass
@@ -54,6 +58,9 @@ class Survey:
     instance_candidates: dict[str, set[str]] = field(default_factory=dict)
     singletons: dict[str, str] = field(default_factory=dict)  # module-level instance name -> class name
     cached_functions: list[CachedFunction] = field(default_factory=list)
+    functions: dict[str, FunctionNode] = field(default_factory=dict)  # module-level ``def``s
+    imported_containers: dict[str, ImportedContainer] = field(default_factory=dict)  # filled here, defined elsewhere
+    imported: Imported = NOWHERE
 
     @property
     def has_candidates(self) -> bool:
@@ -71,8 +78,8 @@ class Survey:
                 pending.extend(self.classes[base] for base in current.local_bases if base in self.classes)
 
 
-def survey_module(module: ast.Module, vocabulary: Vocabulary) -> Survey:
-    survey = Survey()
+def survey_module(module: ast.Module, vocabulary: Vocabulary, imported: Imported = NOWHERE) -> Survey:
+    survey = Survey(imported=imported)
     pending = _Pending()
     _visit(survey, pending, module.body, owner=None, function=None, prefix="")
     _settle_class_kinds(survey, vocabulary)
@@ -86,9 +93,14 @@ class _Pending:
 
     decorated: list[tuple[FunctionNode, Optional[ClassInfo]]] = field(default_factory=list)
     instances: list[tuple[str, ast.expr]] = field(default_factory=list)
+    #: ``cls._instance = cls()`` in a classmethod, ``Registry._instance = Registry()``: (target, callee, the class
+    #: ``cls`` is, in a classmethod)
+    class_instances: list[tuple[ast.Attribute, ast.expr, Optional[ClassInfo]]] = field(default_factory=list)
     self_containers: list[tuple[ClassInfo, str, ContainerType]] = field(default_factory=list)
     class_placeholders: list[tuple[str, str]] = field(default_factory=list)  # (class, attribute) bound to None
     attributes_given_containers: set[str] = field(default_factory=set)  # ``x.attr = {}`` anywhere
+    class_body_instances: list[tuple[ClassInfo, str, ast.expr]] = field(default_factory=list)
+    filled_names: set[str] = field(default_factory=set)  # ``X[k] = v``, ``X.append(v)``: maybe an imported container
 
 
 def _visit(
@@ -106,6 +118,10 @@ def _visit(
     for statement in body:
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
             survey.names.add_import(statement, module_level=at_module)
+            if isinstance(statement, ast.ImportFrom) and at_module and any(a.name == "*" for a in statement.names):
+                star = "." * statement.level + (statement.module or "")
+                for name, target in survey.imported.star_names(star):
+                    survey.names.add_star_name(name, target)
         elif isinstance(statement, ast.ClassDef):
             info = ClassInfo(statement, prefix + statement.name)
             survey.classes.setdefault(info.qualname, info)
@@ -119,6 +135,12 @@ def _visit(
             declared_global.update(statement.names)
         elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             _visit_assignment(survey, pending, statement, owner, function, at_module, declared_global or set())
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            pending.filled_names.update(t.value.id for t in targets if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name))
+        elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+            method = statement.value.func
+            if isinstance(method, ast.Attribute) and method.attr in _FILLING_METHODS and isinstance(method.value, ast.Name):
+                pending.filled_names.add(method.value.id)
         if type(statement) in COMPOUND:
             if at_module and _is_main_guard(statement):
                 continue  # ``if __name__ == "__main__":`` binds a script's locals, not module state
@@ -131,6 +153,7 @@ def _visit_function(
 ) -> None:
     if at_module:
         survey.names.add_module_name(function.name)
+        survey.functions.setdefault(function.name, function)
     if owner is not None:
         survey.method_owner[function] = owner
         owner.methods.setdefault(function.name, function)
@@ -178,10 +201,17 @@ def _visit_assignment(
                 survey.class_candidates.setdefault(owner.name, set()).add(target.id)
             elif owner is not None and function is None and constructor is not None:
                 pending.class_placeholders.append((owner.name, target.id))
+            elif owner is not None and function is None and isinstance(value, ast.Call) and len(targets) == 1:
+                pending.class_body_instances.append((owner, target.id, value.func))  # ``state = State()`` in a class
             elif container and target.id in declared_global:
                 survey.module_candidates.add(target.id)  # ``global X; X = {}``: even without a module binding
+            elif target.id in declared_global and isinstance(value, ast.Call) and len(targets) == 1:
+                pending.instances.append((target.id, value.func))  # ``global _INSTANCE; _INSTANCE = Registry()``
         elif isinstance(target, ast.Attribute) and container:
             pending.attributes_given_containers.add(target.attr)
+        elif isinstance(target, ast.Attribute) and isinstance(value, ast.Call) and len(targets) == 1:
+            cls = owner if function is not None and _is_cls(target.value, function, survey) else None
+            pending.class_instances.append((target, value.func, cls))
         if _is_self_attribute(target, function, owner, survey) and owner is not None:
             owner.self_attributes.add(target.attr)  # type: ignore[union-attr]
             if constructor is not None and constructor.type is not ContainerType.PLACEHOLDER:
@@ -234,11 +264,14 @@ def _settle_class_kinds(survey: Survey, vocabulary: Vocabulary) -> None:
         for base in info.node.bases:
             if isinstance(base, ast.Name) and base.id in survey.classes:
                 info.local_bases.append(base.id)
-            else:
+            elif info.kind is None:
                 qualified = survey.names.qualify(base)
                 kind = vocabulary.kind_of_type(qualified) if qualified else None
-                if kind is not None and info.kind is None:
+                if kind is not None:
                     info.kind, info.framework_base = kind, ast.unparse(base)
+                elif qualified is not None and (imported := survey.imported.class_kind(qualified)) is not None:
+                    info.kind, info.framework_base = imported.kind, ast.unparse(base)
+                    info.framework_through = imported.why
     changed = True
     while changed:  # kinds flow down local inheritance chains, in any definition order
         changed = False
@@ -248,8 +281,21 @@ def _settle_class_kinds(survey: Survey, vocabulary: Vocabulary) -> None:
                     inherited = survey.classes.get(base)
                     if inherited is not None and inherited.kind is not None:
                         info.kind, info.framework_base = inherited.kind, inherited.framework_base
+                        info.framework_through = inherited.framework_through
                         changed = True
                         break
+
+
+def _is_cls(expr: ast.expr, function: FunctionNode, survey: Survey) -> bool:
+    parameters = function_parameters(function)
+    return function in survey.class_methods and bool(parameters) and isinstance(expr, ast.Name) and expr.id == parameters[0].arg
+
+
+def _module_class(survey: Survey, expr: ast.expr) -> Optional[ClassInfo]:
+    """The module-level class ``expr`` names directly."""
+    if isinstance(expr, ast.Name) and survey.names.defines(expr.id):
+        return survey.classes.get(expr.id)
+    return None
 
 
 def _settle_candidates(survey: Survey, pending: _Pending) -> None:
@@ -260,6 +306,23 @@ def _settle_candidates(survey: Survey, pending: _Pending) -> None:
         # A module-level model owns its tensors by design: only instances of other classes are state holders.
         if isinstance(callee, ast.Name) and callee.id in survey.classes and survey.classes[callee.id].kind is None:
             survey.singletons[name] = callee.id
+    for name in pending.filled_names - survey.module_candidates:
+        qualified = survey.names.qualify(ast.Name(name)) if survey.names.imported_from(name) else None
+        container = survey.imported.container(qualified) if qualified else None
+        if container is not None:
+            survey.imported_containers[name] = container
+            survey.module_candidates.add(name)  # its uses here are judged as a global's, reported here
+    for target, callee, cls in pending.class_instances:
+        if isinstance(callee, ast.Attribute) and callee.attr == "__new__":
+            callee = callee.value  # ``cls._instance = cls.__new__(cls)``
+        holder = cls or _module_class(survey, target.value)
+        created = cls if cls is not None and ast.dump(callee) == ast.dump(target.value) else _module_class(survey, callee)
+        if holder is not None and created is not None and created.kind is None:
+            survey.singletons[f"{holder.name}.{target.attr}"] = created.name  # lives as long as the class
+    for holder, attribute, callee in pending.class_body_instances:
+        created = _module_class(survey, callee)
+        if created is not None and created.kind is None:
+            survey.singletons[f"{holder.name}.{attribute}"] = created.name
     singleton_lineage = {
         ancestor.name for class_name in survey.singletons.values() for ancestor in survey.lineage(survey.classes[class_name])
     }
@@ -269,5 +332,11 @@ def _settle_candidates(survey: Survey, pending: _Pending) -> None:
     for function, owner in pending.decorated:
         for decorator in function.decorator_list:
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
-            if survey.names.qualify(target) in _CACHE_DECORATORS:
+            qualified = survey.names.qualify(target)
+            if qualified in CACHE_DECORATORS:
                 survey.cached_functions.append(CachedFunction(function, decorator, owner))
+            elif isinstance(target, ast.Name) and target.id in survey.functions and survey.names.defines(target.id):
+                if wraps_a_cache(survey.functions[target.id], survey.names.qualify):
+                    survey.cached_functions.append(CachedFunction(function, decorator, owner, wrapper=target.id))
+            elif qualified is not None and survey.imported.is_cache_decorator(qualified):
+                survey.cached_functions.append(CachedFunction(function, decorator, owner, wrapper=qualified))

@@ -17,7 +17,8 @@ from typing import Optional
 from .containers import Constructor, ContainerType, Member, classify, initial_members
 from .evidence import text
 from .names import Names
-from .scopes import FUNCTIONS, FunctionNode, Scopes, first_line, function_parameters
+from .passing import Passing
+from .scopes import Scopes, first_line
 from .slots import Slot, SlotResolver
 from .survey import Survey
 from .vocabulary import MODULE_HOOK_REGISTRARS, TENSOR_HOOK_REGISTRARS
@@ -56,34 +57,7 @@ class SlotUses:
     key_uses: list[tuple[int, str]] = field(default_factory=list)  # uses without ``id()`` that see keys
 
 
-_SERIALIZER_PREFIXES = (
-    "pickle.", "json.", "marshal.", "yaml.", "cloudpickle.", "dill.", "msgpack.", "shelve.", "orjson.",
-    "ujson.", "joblib.dump", "torch.save",
-)
-_TYPE_CHECKS = {"builtins.isinstance", "builtins.issubclass"}
-#: Abstract types the runtime's containers are registered as: checking against them still passes.
-_ABSTRACT_TYPES = frozenset(
-    f"{module}.{name}"
-    for module in ("collections.abc", "typing")
-    for name in "Mapping MutableMapping Set AbstractSet MutableSet Iterable Collection Container Sized".split()
-)
-_KEY_FREE_CALLS = {"builtins.len", "builtins.bool", "builtins.id", "builtins.print", "builtins.repr", "builtins.str", "builtins.format"}
-#: Builtins that only iterate their argument or read it as a mapping: any iterable or mapping will do.
-_READING_CALLS = frozenset(
-    f"builtins.{name}"
-    for name in "list tuple set frozenset dict sorted reversed iter enumerate zip sum any all min max map filter".split()
-) | {"copy.copy"}
-#: Methods of another object that read their argument as an iterable or a mapping (``other.update(X)``).
-_READING_METHODS = frozenset(
-    "update extend union intersection difference symmetric_difference issubset issuperset isdisjoint "
-    "difference_update intersection_update symmetric_difference_update join".split()
-)
-_LOGGING_METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "log"}
-#: Unbound methods of the builtin containers: ``dict.get(X, k)`` needs a real dict.
-_UNBOUND_METHOD_PREFIXES = ("builtins.dict.", "builtins.set.", "collections.OrderedDict.", "collections.defaultdict.")
 _MATCH = tuple(getattr(ast, name) for name in ("Match",) if hasattr(ast, name))  # Python 3.10+
-#: How deep the check follows a container passed from one function of the module to another.
-_FOLLOW_DEPTH = 4
 _KEY_FREE_METHODS = {"values", "clear", "__len__", "get", "__contains__", "__getitem__", "setdefault", "pop", "remove", "discard"}
 
 
@@ -157,7 +131,7 @@ class UseClassifier:
         self.survey = survey
         self.slots = SlotResolver(scopes, survey)
         self.uses: dict[Slot, SlotUses] = {}
-        self._following: list[tuple[ast.AST, str]] = []  # (function, parameter) being followed, outermost first
+        self.passing = Passing(scopes, survey, self.slots, self._classify)
 
     def add(self, reference: ast.expr) -> None:
         slot = self.slots.resolve(reference)
@@ -169,8 +143,8 @@ class UseClassifier:
     def _classify(self, reference: ast.expr, uses: SlotUses) -> None:
         parent = self.scopes.parent(reference)
         if isinstance(reference.ctx, ast.Store):  # type: ignore[attr-defined]
-            if self._following:
-                uses.blockers.append((reference.lineno, f"{self._where()}the parameter that receives it is rebound"))
+            if self.passing.following:
+                uses.blockers.append((reference.lineno, f"{self.passing.where()}the parameter that receives it is rebound"))
             else:
                 self._binding(reference, parent, uses)
         elif isinstance(reference.ctx, ast.Del):  # type: ignore[attr-defined]
@@ -188,9 +162,9 @@ class UseClassifier:
         elif isinstance(parent, ast.Compare):
             self._compare(node, parent, uses)
         elif isinstance(parent, ast.Call) and parent.func is not node:
-            self._argument(parent, node, uses, line)
+            self.passing.argument(parent, node, uses, line)
         elif isinstance(parent, ast.keyword):
-            self._argument(self.scopes.parent(parent), node, uses, line)  # type: ignore[arg-type]
+            self.passing.argument(self.scopes.parent(parent), node, uses, line)  # type: ignore[arg-type]
         elif isinstance(parent, ast.BinOp):
             uses.operators.append(line)
             uses.key_uses.append((line, "an operator"))
@@ -201,12 +175,12 @@ class UseClassifier:
                 uses.printed.append(line)
         elif isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
             uses.key_uses.append((line, "iteration"))
-        elif isinstance(parent, (ast.Tuple, ast.List)) and len(parent.elts) > 1 and self._deep_copied(parent):
+        elif isinstance(parent, (ast.Tuple, ast.List)) and len(parent.elts) > 1 and self.passing.deep_copied(parent):
             uses.key_uses.append((line, "a deep copy"))  # ``deepcopy((model, X))``: keyed by the copied model
         elif isinstance(parent, ast.Starred) or (isinstance(parent, ast.Dict) and node in parent.values and None in parent.keys):
             uses.key_uses.append((line, "unpacking"))  # ``f(*X)``, ``[*X]``, ``{**X}``: iterates it
         else:
-            uses.blockers.append((line, f"{self._where()}{_escape(node, parent)}"))
+            uses.blockers.append((line, f"{self.passing.where()}{_escape(node, parent)}"))
 
     def _compare(self, node: ast.expr, compare: ast.Compare, uses: SlotUses) -> None:
         operands = [compare.left, *compare.comparators]
@@ -248,7 +222,7 @@ class UseClassifier:
         if isinstance(subscript.ctx, ast.Del):
             uses.removals.append(line)
         value = getattr(statement, "value", None) if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
-        fill = self._keyed_fill(key, value, line, "`X[key] = value`")
+        fill = self._keyed_fill(key, value, line, "`X[key] = value`", uses)
         if isinstance(subscript.ctx, ast.Store):
             uses.fills.append(fill)
         elif isinstance(subscript.ctx, ast.Load):
@@ -283,7 +257,7 @@ class UseClassifier:
             uses.key_uses.append((line, f"`.{method}()`"))
         if method == "setdefault" and arguments:
             value = arguments[1] if len(arguments) > 1 else None
-            uses.fills.append(self._keyed_fill(arguments[0], value, line, "`X.setdefault(...)`"))
+            uses.fills.append(self._keyed_fill(arguments[0], value, line, "`X.setdefault(...)`", uses))
         elif method == "update":
             members = [member for argument in arguments for member in _update_members(argument, self.survey.names)]
             uses.fills.extend(Fill(member, line, "`X.update(...)`") for member in members)
@@ -296,10 +270,14 @@ class UseClassifier:
         if method in ("get", "pop", "setdefault", "remove", "discard", "__contains__", "__getitem__") and arguments:
             self._key(arguments[0], uses)
 
-    def _keyed_fill(self, key: ast.expr, value: Optional[ast.expr], line: int, how: str) -> Fill:
+    def _keyed_fill(self, key: ast.expr, value: Optional[ast.expr], line: int, how: str, uses: SlotUses) -> Fill:
         inner = id_argument(key, self.survey.names)
         if inner is not None:
             return Fill(Member(inner, "item", value), line, how.replace("key", "id(key)"), id_key=True)
+        pointer = data_pointer_of(key)
+        if pointer is not None:  # an address like id(), but shared by every view of the storage
+            uses.blockers.append((line, f"it is keyed by `{text(key)}`, which every view of the storage shares"))
+            return Fill(Member(pointer, "item", value), line, how.replace("key", "key.data_ptr()"), id_key=True)
         return Fill(Member(key, "item", value), line, how)
 
     def _key(self, key: ast.expr, uses: SlotUses) -> None:
@@ -308,111 +286,6 @@ class UseClassifier:
             uses.id_calls.append(key)  # type: ignore[arg-type]
         else:
             uses.key_uses.append((key.lineno, f"the key `{text(key)}`"))
-
-    def _argument(self, call: ast.Call, node: ast.expr, uses: SlotUses, line: int) -> None:
-        """The container passed to a call: fine where the callee only reads a mapping or an iterable."""
-        callee = call.func
-        qualified = self.survey.names.qualify(callee) or ""
-        where = self._where()
-        if qualified in _TYPE_CHECKS:
-            checked = call.args[1] if len(call.args) > 1 and call.args[0] is node else None
-            if checked is None or not self._abstract(checked):
-                uses.blockers.append((line, f"{where}its type is checked with `{text(call)}`"))
-        elif qualified == "builtins.type":
-            uses.blockers.append((line, f"{where}its type is read with `{text(call)}`"))
-        elif qualified.startswith(_SERIALIZER_PREFIXES):
-            uses.blockers.append((line, f"{where}it is serialized with `{text(callee)}()`"))
-        elif qualified == "copy.deepcopy":
-            uses.blockers.append((line, f"{where}it is deep-copied: the copy's keys would be new objects that only the copy refers to"))
-        elif qualified.startswith(_UNBOUND_METHOD_PREFIXES):
-            uses.blockers.append((line, f"{where}`{text(callee)}()` is called on it, which needs a real {qualified.split('.')[-2]}"))
-        elif qualified in _KEY_FREE_CALLS or (isinstance(callee, ast.Attribute) and callee.attr in _LOGGING_METHODS):
-            if qualified not in ("builtins.len", "builtins.bool", "builtins.id"):
-                uses.printed.append(line)
-        elif qualified in _READING_CALLS or (isinstance(callee, ast.Attribute) and callee.attr in _READING_METHODS):
-            uses.key_uses.append((line, f"`{text(callee)}()`"))
-        else:
-            self._follow(call, node, uses, line)
-
-    def _deep_copied(self, group: ast.expr) -> bool:
-        """``copy.deepcopy((model, X))``: the copy is keyed by copies of objects that the copied group holds."""
-        call = self.scopes.parent(group)
-        return (
-            isinstance(call, ast.Call)
-            and call.args[:1] == [group]
-            and self.survey.names.qualify(call.func) == "copy.deepcopy"
-        )
-
-    def _abstract(self, checked: ast.expr) -> bool:
-        """``Mapping``, ``collections.abc.MutableSet`` or a tuple of such: the runtime passes the check."""
-        parts = checked.elts if isinstance(checked, ast.Tuple) else [checked]
-        return all(self.survey.names.qualify(part) in _ABSTRACT_TYPES for part in parts)
-
-    # --- following the container into the module's own functions ------------------------------------
-
-    def _follow(self, call: ast.Call, node: ast.expr, uses: SlotUses, line: int) -> None:
-        """Check what a function of this module does with the parameter that receives the container."""
-        callee = call.func
-        target = self._local_function(callee)
-        if target is None:
-            uses.blockers.append((line, f"{self._where()}it is passed to `{text(callee)}()`, which may need a plain container"))
-            return
-        function, skipped = target
-        parameter = _receiving_parameter(call, node, function, skipped)
-        if parameter is None:
-            uses.blockers.append((line, f"{self._where()}it is passed to `{text(callee)}()` in a way the fix cannot follow"))
-            return
-        key = (function, parameter.arg)
-        if key in self._following:
-            return  # recursion: this parameter's uses are being checked already
-        if len(self._following) >= _FOLLOW_DEPTH:
-            uses.blockers.append((line, f"{self._where()}it is passed down more than {_FOLLOW_DEPTH} functions deep"))
-            return
-        self._following.append(key)
-        try:
-            for reference in self._parameter_references(function, parameter):
-                self._classify(reference, uses)
-        finally:
-            self._following.pop()
-
-    def _local_function(self, callee: ast.expr) -> Optional[tuple[FunctionNode, int]]:
-        """The function of this module that ``callee`` calls, and how many parameters the call skips
-        (``self`` for a method through ``self.f``, for a class's ``__init__``)."""
-        if isinstance(callee, ast.Name):
-            resolved = self.scopes.resolve(callee.id, callee)
-            if resolved is None or len(resolved[1]) != 1:
-                return None
-            definition = resolved[1][0].node
-            if resolved[1][0].how == "def" and isinstance(definition, FUNCTIONS):
-                return definition, 0
-            info = self.survey.class_of_node.get(definition) if isinstance(definition, ast.ClassDef) else None
-            initializer = info.methods.get("__init__") if info is not None else None
-            return (initializer, 1) if initializer is not None else None
-        if isinstance(callee, ast.Attribute):
-            owner = self.slots.instance_class(callee.value)
-            for ancestor in self.survey.lineage(owner) if owner is not None else ():
-                method = ancestor.methods.get(callee.attr)
-                if method is not None:
-                    return method, 0 if method in self.survey.unbound_methods else 1
-        return None
-
-    def _parameter_references(self, function: FunctionNode, parameter: ast.arg) -> list[ast.Name]:
-        """Every reference to ``parameter`` inside ``function`` (not shadowed in a nested scope)."""
-        found = []
-        for node in ast.walk(function):
-            if isinstance(node, ast.Name) and node.id == parameter.arg:
-                resolved = self.scopes.resolve(node.id, node)
-                if resolved is not None and resolved[0] is function:
-                    found.append(node)
-        return sorted(found, key=lambda node: (node.lineno, node.col_offset))
-
-    def _where(self) -> str:
-        """``in `helper()`, `` while following the container into a function of the module."""
-        if not self._following:
-            return ""
-        function, parameter = self._following[-1]
-        return f"in `{function.name}()`, where it is `{parameter}`, "  # type: ignore[attr-defined]
-
 
 def _only_tested(node: ast.expr, parent: Optional[ast.AST]) -> bool:
     """Uses that only look at the container's truth or print it: ``if X:``, ``not X``, ``f"{X}"``, ``X;``."""
@@ -437,20 +310,12 @@ def _escape(node: ast.expr, parent: Optional[ast.AST]) -> str:
     return f"it is used in `{text(parent)}`, which the fix cannot follow" if parent is not None else "an unknown use"
 
 
-def _receiving_parameter(call: ast.Call, node: ast.expr, function: FunctionNode, skipped: int) -> Optional[ast.arg]:
-    """The parameter of ``function`` that receives ``node`` in ``call``; None when it cannot be told."""
-    parameters = function_parameters(function)
-    for position, argument in enumerate(call.args):
-        if isinstance(argument, ast.Starred):
-            return None
-        if argument is node:
-            index = position + skipped
-            positional = len(function.args.posonlyargs) + len(function.args.args)
-            return parameters[index] if index < positional else None
-    for keyword in call.keywords:
-        if keyword.value is node and keyword.arg is not None:
-            return next((parameter for parameter in parameters if parameter.arg == keyword.arg), None)
+def data_pointer_of(key: ast.expr) -> Optional[ast.expr]:
+    """``t`` when ``key`` is ``t.data_ptr()``: an id-like key of a tensor's storage."""
+    if isinstance(key, ast.Call) and not key.args and not key.keywords and isinstance(key.func, ast.Attribute):
+        return key.func.value if key.func.attr == "data_ptr" else None
     return None
+
 
 def id_argument(key: ast.expr, names: Names) -> Optional[ast.expr]:
     """``x`` when ``key`` is ``id(x)`` (the builtin), else None."""

@@ -155,8 +155,8 @@ def test_an_older_copy_is_updated_and_a_foreign_file_is_never_overwritten(tmp_pa
     assert copy.read_text() == "# the user's own module\n"
 
 
-def test_a_file_outside_any_package_gets_the_copy_beside_it(tmp_path: Path) -> None:
-    module = write(tmp_path / "scripts" / "tool.py", PORTABLE)
+def test_a_script_outside_any_package_gets_the_copy_beside_it(tmp_path: Path) -> None:
+    module = write(tmp_path / "scripts" / "tool.py", PORTABLE + '\n\nif __name__ == "__main__":\n    add(nn.Module())\n')
     assert fix("scripts/tool.py", cwd=tmp_path).returncode == 0
     assert (tmp_path / "scripts" / "_weakglobals_runtime.py").exists()
     assert "from _weakglobals_runtime import WeakIdMap\n" in module.read_text()
@@ -189,7 +189,7 @@ def test_directories_skip_vcs_build_and_environments_and_honour_exclude(tmp_path
         write(tmp_path / "src" / skipped, PINNING)
     write(tmp_path / "src" / "env" / "pyvenv.cfg", "home = /usr\n")
     kept = write(tmp_path / "src" / "kept.py", PINNING)
-    done = fix("--runtime", "import", "--exclude", "gen", "src", cwd=tmp_path)
+    done = fix("--runtime", "import", "--extend-exclude", "gen", "src", cwd=tmp_path)
     assert done.returncode == 0 and "1 file checked" in done.stdout
     assert "WeakIdMap" in kept.read_text()
     assert all(path.read_text() == PINNING for path in (tmp_path / "src").rglob("x.py"))
@@ -219,16 +219,16 @@ def deepspeed_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_whole_deepspeed_package_is_fixed_and_still_imports(deepspeed_copy: Path) -> None:
     done = fix("deepspeed", cwd=deepspeed_copy)
-    assert done.returncode == 1, done.stderr  # three findings are left to fix by hand, with reasons
+    assert done.returncode == 1, done.stderr  # two findings are left to fix by hand, with reasons
     assert done.stderr == ""
-    assert done.stdout == readme_block("deepspeed/_weakglobals_runtime.py: created the vendored runtime")
+    assert done.stdout == readme_block("deepspeed/inference/v2/allocator.py:15:5: WG003 Allocator.cache left as is")
 
     script = "import deepspeed, deepspeed.utils.debug as d, deepspeed.inference.quantization.layers as q; print(deepspeed.__file__); print(type(d.param_names).__module__, type(q.quantized_weight_registry).__module__)"
     ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=deepspeed_copy)
     assert ran.returncode == 0, ran.stderr
     imported_from, modules = ran.stdout.splitlines()[-2:]
     assert imported_from == str(deepspeed_copy / "deepspeed" / "__init__.py")
-    assert modules == "deepspeed._weakglobals_runtime deepspeed._weakglobals_runtime"
+    assert modules == "deepspeed._weakglobals_runtime builtins"  # the registry is emptied beside it: left as is
 
     snapshot = {path: path.read_bytes() for path in (deepspeed_copy / "deepspeed").rglob("*.py")}
     again = fix("deepspeed", cwd=deepspeed_copy)

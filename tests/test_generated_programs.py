@@ -65,8 +65,8 @@ def test_every_rewrite_of_a_generated_program_compiles_converges_and_adds_no_pyf
 
     rewrites_are_sound()
     # Else the property could hold by never exercising a rule: each is reached, and each fixable one fixed,
-    # in 7% to 40% of programs (WG006 and WG007 are never fixable).
-    assert reached == set(RULES) and fixed == set(RULES) - {"WG006", "WG007"} and any(several)
+    # in 7% to 40% of programs (WG007 is never fixable).
+    assert reached == set(RULES) and fixed == set(RULES) - {"WG007"} and any(several)
 
 
 PREAMBLE = "import torch\nfrom torch import nn\nregistry = {}\nclass Holder(nn.Module):\n    seen = set()\n"
@@ -85,7 +85,9 @@ def test_the_analysis_never_raises_on_any_python_program(text: str) -> None:
 
 
 @pytest.mark.filterwarnings("ignore::SyntaxWarning")
-@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+# 50 examples: drawing from hypothesmith's node strategy, not our analysis (0.1 s for all of them), costs
+# 15 s to 5 minutes per 100 examples depending on the draws, which the suite's budget cannot absorb.
+@settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
 @given(hypothesmith.from_node())
 def test_the_analysis_never_raises_on_programs_built_from_syntax_nodes(text: str) -> None:
     try:

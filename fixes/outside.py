@@ -1,0 +1,176 @@
+"""Before a module-level container is rewritten, its uses in the other modules of its project.
+
+The analysis of one file sees only that file. The codemod can afford more: for each container it is about
+to rewrite, it reads the project's other files that mention the container's name, finds the references
+to it (``from pkg.state import registry``, ``state.registry``, ``pkg.state.registry``) and accepts only
+what the runtime honours as a dict or a set does: subscripts, membership, ``len``, iteration, the
+runtime's own methods, and calls that only read an iterable. Anything else (``isinstance``, pickling,
+``type()``, ``==``, passing it to other code, rebinding it from outside) refuses the fix with where it
+happens. A file that cannot be read or parsed refuses it too: the rewrite cannot be checked against it.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import functools
+import os
+import re
+import warnings
+from pathlib import Path
+from typing import Iterator, Optional
+
+from flake8_weakglobals.findings import Finding
+from flake8_weakglobals.names import Names
+from flake8_weakglobals.passing import READING_CALLS
+from flake8_weakglobals.project import ModuleContext, context_for
+from flake8_weakglobals.sources import SKIPPED_DIRECTORIES
+
+#: Methods of ``WeakIdMap`` / ``WeakIdSet`` that behave as the dict's and set's do.
+_RUNTIME_METHODS = frozenset(
+    "get setdefault pop popitem update clear keys values items copy add discard remove union intersection "
+    "difference symmetric_difference issubset issuperset isdisjoint intersection_update difference_update "
+    "symmetric_difference_update".split()
+)
+_KEY_FREE_CALLS = frozenset({"builtins.len", "builtins.bool", "builtins.print", "builtins.repr", "builtins.str"})
+_WORD = re.compile(r"[^\W\d]\w*")
+_MAX_FILES = 20_000  # a bigger project is not scanned: every fix there is refused rather than guessed
+
+
+def refuse_used_elsewhere(path: Path, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
+    """``(still fixable, refused)``: module-level containers used elsewhere in a way the rewrite may break
+    are refused with the place; the others are unchanged."""
+    context = context_for(path)
+    keep: list[Finding] = []
+    refused: list[Finding] = []
+    for finding in findings:
+        reason = _outside_reason(path, context, finding) if finding.scope == "module" else None
+        if reason is None:
+            keep.append(finding)
+        else:
+            refused.append(dataclasses.replace(finding, fix_reason=reason, edits=(), runtime_names=frozenset()))
+    return keep, refused
+
+
+def _outside_reason(path: Path, context: Optional[ModuleContext], finding: Finding) -> Optional[str]:
+    if context is None:
+        return None  # a script outside any package: nothing can import it by name
+    qualified = f"{context.name}.{finding.name}"
+    # The project's tree, or for code outside any project (an installed package) its top-level package:
+    # never the whole of site-packages.
+    scope = context.index.project or context.index.roots[0] / context.name.partition(".")[0]
+    files = _texts(scope)
+    if files is None:
+        return f"the project has more than {_MAX_FILES:,} files; its other uses of it were not checked"
+    own = Path(os.path.realpath(path))
+    module_word = context.name.rpartition(".")[2]
+    for other in _mentioning(scope, module_word):  # an importer names the module: ``from .state import x``
+        if other == own or finding.name not in _words(scope)[other]:
+            continue
+        other_context = context_for(other)
+        if other_context is None:
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(files[other])
+        except (SyntaxError, ValueError, RecursionError):
+            return f"`{_shown(other)}` mentions it and cannot be parsed, so its uses cannot be checked"
+        for line, use in _unsafe_uses(tree, other_context, qualified):
+            return f"`{_shown(other)}` line {line} uses it as {use}, which the rewrite may change"
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _texts(scope: Path) -> Optional[dict[Path, str]]:
+    """Every Python file under ``scope`` (real paths) and its text, read once per run and process: a run
+    that fixes many files checks each container against the same tree."""
+    texts: dict[Path, str] = {}
+    for directory, subdirectories, files in os.walk(scope):
+        subdirectories[:] = sorted(d for d in subdirectories if d not in SKIPPED_DIRECTORIES and not d.startswith("."))
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            if len(texts) >= _MAX_FILES:
+                return None
+            candidate = Path(os.path.realpath(Path(directory) / name))
+            try:
+                texts[candidate] = candidate.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue  # not Python we could import either
+    return texts
+
+
+@functools.lru_cache(maxsize=8)
+def _words(scope: Path) -> dict[Path, frozenset[str]]:
+    """The identifiers each file under ``scope`` spells: asking which files mention a name is then a set
+    lookup per file, not a text search (a run over 500 files spent 7 s searching)."""
+    return {path: frozenset(_WORD.findall(text)) for path, text in (_texts(scope) or {}).items()}
+
+
+def _mentioning(scope: Path, word: str) -> Iterator[Path]:
+    """The files under ``scope`` that mention ``word``."""
+    return (path for path, words in _words(scope).items() if word in words)
+
+
+def _unsafe_uses(tree: ast.Module, context: ModuleContext, qualified: str) -> Iterator[tuple[int, str]]:
+    """References to ``qualified`` in another module, and each use the runtime may not honour."""
+    names = Names()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.add_import(node, module_level=True)
+    parents = {child: parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)}
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Name, ast.Attribute)) or isinstance(parents.get(node), ast.Attribute):
+            continue  # only the outermost of ``a.b.c``
+        reference = _reference_to(node, names, context, qualified)
+        if reference is not None:
+            use = _unsafe(reference, parents, names)
+            if use is not None:
+                yield reference.lineno, use
+
+
+def _reference_to(node: ast.expr, names: Names, context: ModuleContext, qualified: str) -> Optional[ast.expr]:
+    """The part of ``node`` (``state.registry`` of ``state.registry.clear``) that names ``qualified``."""
+    current: ast.expr = node
+    while True:
+        if isinstance(current, (ast.Name, ast.Attribute)):
+            named = names.qualify(current)
+            if named is not None and context.absolute(named) == qualified:
+                return current
+        if not isinstance(current, ast.Attribute):
+            return None
+        current = current.value
+
+
+def _unsafe(reference: ast.expr, parents: dict[ast.AST, ast.AST], names: Names) -> Optional[str]:
+    parent = parents.get(reference)
+    if isinstance(parent, ast.Subscript) and parent.value is reference:
+        return None
+    if isinstance(parent, ast.Attribute):
+        call = parents.get(parent)
+        if parent.attr in _RUNTIME_METHODS and isinstance(call, ast.Call) and call.func is parent:
+            return None
+        return f"`{ast.unparse(parent)}`"
+    if isinstance(parent, ast.Compare) and reference in parent.comparators and all(
+        isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops
+    ):
+        return None
+    if isinstance(parent, (ast.For, ast.comprehension)) and getattr(parent, "iter", None) is reference:
+        return None
+    if isinstance(parent, ast.Call) and reference in parent.args and names.qualify(parent.func) in READING_CALLS | _KEY_FREE_CALLS:
+        return None
+    if isinstance(parent, (ast.ImportFrom, ast.Import)):
+        return None
+    if isinstance(reference, ast.Name) and isinstance(reference.ctx, ast.Store):
+        return None  # ``from m import X`` then ``X = ...`` rebinds this module's name only
+    if isinstance(reference, ast.Attribute) and isinstance(reference.ctx, (ast.Store, ast.Del)):
+        return f"an assignment to `{ast.unparse(reference)}`"
+    shown = parent if isinstance(parent, ast.expr) else reference
+    return f"`{ast.unparse(shown)[:60]}`"
+
+
+def _shown(path: Path) -> str:
+    try:
+        return path.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -1,0 +1,93 @@
+"""What names imported from elsewhere in the project are, in the analysis's terms.
+
+The project index (``project.py``) knows classes, bases and wrappers but not what a framework object is;
+this layer asks it about one qualified name at a time and answers with framework kinds. Without a project
+(a snippet, stdin, a file outside any package) every answer is "unknown", as before the index existed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from .containers import ContainerType
+from .project import CACHE_FUNCTIONS as CACHE_DECORATORS, ModuleContext
+from .vocabulary import Vocabulary
+
+
+
+@dataclass(frozen=True)
+class ImportedKind:
+    kind: str
+    why: str  # ``a subclass of `nn.Module` through `pkg.base.Rotary` ``
+
+
+@dataclass(frozen=True)
+class ImportedContainer:
+    module: str  # where it is defined: ``pkg.state``
+    line: int
+    type: ContainerType
+
+
+class Imported:
+    def __init__(self, context: Optional[ModuleContext], vocabulary: Vocabulary) -> None:
+        self.context = context
+        self.vocabulary = vocabulary
+
+    def class_kind(self, qualified: str) -> Optional[ImportedKind]:
+        """The framework kind of instances of the project class ``qualified`` (relative names allowed)."""
+        if self.context is None:
+            return None
+        absolute = self.context.absolute(qualified)
+        final = self.context.index.resolve(absolute)
+        if final != absolute and (kind := self.vocabulary.kind_of_type(final)) is not None:
+            return ImportedKind(kind, f"`{absolute}` is `{final}`")  # a re-export: ``from .base import *``
+        for base, owner in self.context.index.bases(absolute):
+            kind = self.vocabulary.kind_of_type(self.context.index.resolve(base))
+            if kind is not None:
+                return ImportedKind(kind, f"`{owner}` derives from `{base}`")
+        return None
+
+    def is_cache_decorator(self, qualified: str) -> bool:
+        """``functools.lru_cache``/``cache``, or a project function that applies one (a wrapper)."""
+        if qualified in CACHE_DECORATORS:
+            return True
+        return self.context is not None and self.context.index.is_cache_wrapper(self.context.absolute(qualified))
+
+    def returned_kind(self, qualified: str) -> Optional[ImportedKind]:
+        """The kind a project function is annotated to return: ``def build() -> nn.Module``."""
+        if self.context is None:
+            return None
+        absolute = self.context.absolute(qualified)
+        returned = self.context.index.returned_type(absolute)
+        if returned is None:
+            return None
+        kind = self.vocabulary.kind_of_type(returned)
+        if kind is not None:
+            return ImportedKind(kind, f"`{absolute}` returns `{returned}`")
+        through = self.class_kind(returned)
+        return ImportedKind(through.kind, f"`{absolute}` returns `{returned}`") if through else None
+
+    def container(self, qualified: str) -> Optional[ImportedContainer]:
+        """A module-level container of another project module, imported here."""
+        if self.context is None:
+            return None
+        found = self.context.index.container(self.context.absolute(qualified))
+        return ImportedContainer(found[0], found[1], ContainerType(found[2])) if found is not None else None
+
+    def emptied_elsewhere(self, name: str) -> Optional[str]:
+        """The module beside this one that empties this module's global ``name`` (``layers.registry.clear()``)."""
+        if self.context is None:
+            return None
+        return self.context.index.emptied_nearby(f"{self.context.name}.{name}")
+
+    def star_names(self, module: str) -> list[tuple[str, str]]:
+        """The names ``from module import *`` binds (``module`` as written, possibly relative), each with
+        where it really lives: a star import of a module that did ``import functools`` binds ``functools``."""
+        if self.context is None:
+            return []
+        absolute = self.context.absolute(module)
+        index = self.context.index
+        return [(name, index.resolve(f"{absolute}.{name}")) for name in index.star_names(absolute)]
+
+
+NOWHERE = Imported(None, Vocabulary())

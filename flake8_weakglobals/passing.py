@@ -1,0 +1,179 @@
+"""The container passed to a call: whether the callee only reads it, or where it may escape.
+
+Part of the use classification (``uses.py``): builtins and methods known to read a mapping or an iterable
+are fine; type checks, serializers, deep copies and unbound ``dict`` methods need a real container; and a
+function or method of this module is followed into, as the parameter that receives the container, up to
+``_FOLLOW_DEPTH`` calls deep. Anything else is a blocker, with the reason in words.
+"""
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Callable, Optional
+
+from .evidence import text
+from .scopes import FUNCTIONS, FunctionNode, Scopes, function_parameters
+from .slots import SlotResolver
+from .survey import Survey
+
+if TYPE_CHECKING:
+    from .uses import SlotUses
+
+_SERIALIZER_PREFIXES = (
+    "pickle.", "json.", "marshal.", "yaml.", "cloudpickle.", "dill.", "msgpack.", "shelve.", "orjson.",
+    "ujson.", "joblib.dump", "torch.save",
+)
+_TYPE_CHECKS = {"builtins.isinstance", "builtins.issubclass"}
+#: Abstract types the runtime's containers are registered as: checking against them still passes.
+_ABSTRACT_TYPES = frozenset(
+    f"{module}.{name}"
+    for module in ("collections.abc", "typing")
+    for name in "Mapping MutableMapping Set AbstractSet MutableSet Iterable Collection Container Sized".split()
+)
+_KEY_FREE_CALLS = {"builtins.len", "builtins.bool", "builtins.id", "builtins.print", "builtins.repr", "builtins.str", "builtins.format"}
+#: Builtins that only iterate their argument or read it as a mapping: any iterable or mapping will do.
+READING_CALLS = frozenset(
+    f"builtins.{name}"
+    for name in "list tuple set frozenset dict sorted reversed iter enumerate zip sum any all min max map filter".split()
+) | {"copy.copy"}
+#: Methods of another object that read their argument as an iterable or a mapping (``other.update(X)``).
+_READING_METHODS = frozenset(
+    "update extend union intersection difference symmetric_difference issubset issuperset isdisjoint "
+    "difference_update intersection_update symmetric_difference_update join".split()
+)
+_LOGGING_METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "log"}
+#: Unbound methods of the builtin containers: ``dict.get(X, k)`` needs a real dict.
+_UNBOUND_METHOD_PREFIXES = ("builtins.dict.", "builtins.set.", "collections.OrderedDict.", "collections.defaultdict.")
+#: How deep the check follows a container passed from one function of the module to another.
+_FOLLOW_DEPTH = 4
+
+
+class Passing:
+    """Judges each call that receives a container; ``classify`` is the classifier's own entry point, for the
+    references to the parameter it follows the container into."""
+
+    def __init__(self, scopes: Scopes, survey: Survey, slots: SlotResolver, classify: Callable[[ast.expr, SlotUses], None]) -> None:
+        self.scopes = scopes
+        self.survey = survey
+        self.slots = slots
+        self.classify = classify
+        self.following: list[tuple[ast.AST, str]] = []  # (function, parameter) being followed, outermost first
+
+    def argument(self, call: ast.Call, node: ast.expr, uses: SlotUses, line: int) -> None:
+        """The container passed to a call: fine where the callee only reads a mapping or an iterable."""
+        callee = call.func
+        qualified = self.survey.names.qualify(callee) or ""
+        where = self.where()
+        if qualified in _TYPE_CHECKS:
+            checked = call.args[1] if len(call.args) > 1 and call.args[0] is node else None
+            if checked is None or not self._abstract(checked):
+                uses.blockers.append((line, f"{where}its type is checked with `{text(call)}`"))
+        elif qualified == "builtins.type":
+            uses.blockers.append((line, f"{where}its type is read with `{text(call)}`"))
+        elif qualified.startswith(_SERIALIZER_PREFIXES):
+            uses.blockers.append((line, f"{where}it is serialized with `{text(callee)}()`"))
+        elif qualified == "copy.deepcopy":
+            uses.blockers.append((line, f"{where}it is deep-copied: the copy's keys would be new objects that only the copy refers to"))
+        elif qualified.startswith(_UNBOUND_METHOD_PREFIXES):
+            uses.blockers.append((line, f"{where}`{text(callee)}()` is called on it, which needs a real {qualified.split('.')[-2]}"))
+        elif qualified in _KEY_FREE_CALLS or (isinstance(callee, ast.Attribute) and callee.attr in _LOGGING_METHODS):
+            if qualified not in ("builtins.len", "builtins.bool", "builtins.id"):
+                uses.printed.append(line)
+        elif qualified in READING_CALLS or (isinstance(callee, ast.Attribute) and callee.attr in _READING_METHODS):
+            uses.key_uses.append((line, f"`{text(callee)}()`"))
+        else:
+            self._follow(call, node, uses, line)
+
+    def deep_copied(self, group: ast.expr) -> bool:
+        """``copy.deepcopy((model, X))``: the copy is keyed by copies of objects that the copied group holds."""
+        call = self.scopes.parent(group)
+        return (
+            isinstance(call, ast.Call)
+            and call.args[:1] == [group]
+            and self.survey.names.qualify(call.func) == "copy.deepcopy"
+        )
+
+    def _abstract(self, checked: ast.expr) -> bool:
+        """``Mapping``, ``collections.abc.MutableSet`` or a tuple of such: the runtime passes the check."""
+        parts = checked.elts if isinstance(checked, ast.Tuple) else [checked]
+        return all(self.survey.names.qualify(part) in _ABSTRACT_TYPES for part in parts)
+
+    # --- following the container into the module's own functions ------------------------------------
+
+    def _follow(self, call: ast.Call, node: ast.expr, uses: SlotUses, line: int) -> None:
+        """Check what a function of this module does with the parameter that receives the container."""
+        callee = call.func
+        target = self._local_function(callee)
+        if target is None:
+            uses.blockers.append((line, f"{self.where()}it is passed to `{text(callee)}()`, which may need a plain container"))
+            return
+        function, skipped = target
+        parameter = _receiving_parameter(call, node, function, skipped)
+        if parameter is None:
+            uses.blockers.append((line, f"{self.where()}it is passed to `{text(callee)}()` in a way the fix cannot follow"))
+            return
+        key = (function, parameter.arg)
+        if key in self.following:
+            return  # recursion: this parameter's uses are being checked already
+        if len(self.following) >= _FOLLOW_DEPTH:
+            uses.blockers.append((line, f"{self.where()}it is passed down more than {_FOLLOW_DEPTH} functions deep"))
+            return
+        self.following.append(key)
+        try:
+            for reference in self._parameter_references(function, parameter):
+                self.classify(reference, uses)
+        finally:
+            self.following.pop()
+
+    def _local_function(self, callee: ast.expr) -> Optional[tuple[FunctionNode, int]]:
+        """The function of this module that ``callee`` calls, and how many parameters the call skips
+        (``self`` for a method through ``self.f``, for a class's ``__init__``)."""
+        if isinstance(callee, ast.Name):
+            resolved = self.scopes.resolve(callee.id, callee)
+            if resolved is None or len(resolved[1]) != 1:
+                return None
+            definition = resolved[1][0].node
+            if resolved[1][0].how == "def" and isinstance(definition, FUNCTIONS):
+                return definition, 0
+            info = self.survey.class_of_node.get(definition) if isinstance(definition, ast.ClassDef) else None
+            initializer = info.methods.get("__init__") if info is not None else None
+            return (initializer, 1) if initializer is not None else None
+        if isinstance(callee, ast.Attribute):
+            owner = self.slots.instance_class(callee.value)
+            for ancestor in self.survey.lineage(owner) if owner is not None else ():
+                method = ancestor.methods.get(callee.attr)
+                if method is not None:
+                    return method, 0 if method in self.survey.unbound_methods else 1
+        return None
+
+    def _parameter_references(self, function: FunctionNode, parameter: ast.arg) -> list[ast.Name]:
+        """Every reference to ``parameter`` inside ``function`` (not shadowed in a nested scope)."""
+        found = []
+        for node in ast.walk(function):
+            if isinstance(node, ast.Name) and node.id == parameter.arg:
+                resolved = self.scopes.resolve(node.id, node)
+                if resolved is not None and resolved[0] is function:
+                    found.append(node)
+        return sorted(found, key=lambda node: (node.lineno, node.col_offset))
+
+    def where(self) -> str:
+        """``in `helper()`, `` while following the container into a function of the module."""
+        if not self.following:
+            return ""
+        function, parameter = self.following[-1]
+        return f"in `{function.name}()`, where it is `{parameter}`, "  # type: ignore[attr-defined]
+
+
+def _receiving_parameter(call: ast.Call, node: ast.expr, function: FunctionNode, skipped: int) -> Optional[ast.arg]:
+    """The parameter of ``function`` that receives ``node`` in ``call``; None when it cannot be told."""
+    parameters = function_parameters(function)
+    for position, argument in enumerate(call.args):
+        if isinstance(argument, ast.Starred):
+            return None
+        if argument is node:
+            index = position + skipped
+            positional = len(function.args.posonlyargs) + len(function.args.args)
+            return parameters[index] if index < positional else None
+    for keyword in call.keywords:
+        if keyword.value is node and keyword.arg is not None:
+            return next((parameter for parameter in parameters if parameter.arg == keyword.arg), None)
+    return None

@@ -1,0 +1,126 @@
+"""The project index: evidence from the other modules of a project, each class of idiom in a fixture
+project of several files under ``tests/fixtures/projects/`` with its expectations inline, and the index's
+robustness (cycles, broken and missing modules, stale, corrupt and unwritable caches) through the real command lines."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, expected_findings
+from flake8_weakglobals.checking import check_file
+from flake8_weakglobals.config import Settings
+
+PROJECTS = REPO / "tests" / "fixtures" / "projects"
+CASES = sorted(path.name for path in PROJECTS.iterdir() if path.is_dir())
+
+
+@pytest.fixture(autouse=True)
+def no_disk_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEAKGLOBALS_NO_CACHE", "1")  # fixtures stay clean; the cache has its own tests
+
+
+def found_and_expected(project: Path) -> tuple[set[tuple[str, int, str]], set[tuple[str, int, str]]]:
+    found, expected = set(), set()
+    for path in sorted(project.rglob("*.py")):
+        relative = path.relative_to(project).as_posix()
+        checked = check_file(path, Settings())
+        assert checked.error is None or "broken" in relative, checked.error
+        found |= {(relative, finding.line, finding.code) for finding in checked.findings}
+        expected |= {(relative, line, code) for line, code in expected_findings(path)}
+    return found, expected
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_each_cross_module_idiom_is_found_and_nothing_else(case: str) -> None:
+    found, expected = found_and_expected(PROJECTS / case)
+    assert found == expected
+
+
+def weakglobals(*arguments: str, cwd: Path, **environment: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1", **environment}
+    env.pop("WEAKGLOBALS_NO_CACHE", None)
+    return subprocess.run([sys.executable, "-m", "flake8_weakglobals.lint", *arguments], cwd=cwd, env=env, capture_output=True, text=True)
+
+
+def test_flake8_resolves_other_modules_as_a_user_runs_it(tmp_path: Path) -> None:
+    project = shutil.copytree(PROJECTS / "bases", tmp_path / "bases")
+    done = subprocess.run(
+        [sys.executable, "-m", "flake8", "--select", "WG", "-j", "2", "pkg"], cwd=project, capture_output=True, text=True
+    )
+    assert done.returncode == 1, done.stderr
+    assert sorted(line.split(" ")[0] for line in done.stdout.splitlines()) == [
+        "pkg/models/yarn.py:11:6:", "pkg/models/yarn.py:17:6:",
+    ]
+
+
+def test_a_changed_base_class_is_seen_by_the_next_run(tmp_path: Path) -> None:
+    project = shutil.copytree(PROJECTS / "bases", tmp_path / "bases")
+    cache = tmp_path / "cache"
+    first = weakglobals("pkg", cwd=project, WEAKGLOBALS_CACHE_DIR=str(cache))
+    assert first.stdout.count("WG006") == 2 and any(cache.glob("*.json"))
+    base = project / "pkg" / "base.py"
+    base.write_text(base.read_text().replace("class RotaryEmbedding(nn.Module):", "class RotaryEmbedding:"))
+    second = weakglobals("pkg", cwd=project, WEAKGLOBALS_CACHE_DIR=str(cache))
+    assert second.stdout.count("WG006") == 0, second.stdout
+
+
+def test_the_cache_lives_in_the_project_root_by_default_and_is_ignored_by_git(tmp_path: Path) -> None:
+    project = shutil.copytree(PROJECTS / "bases", tmp_path / "bases")
+    weakglobals("pkg/models", cwd=project)
+    cache = project / ".weakglobals_cache"
+    assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
+    assert len(list(cache.glob("*.json"))) >= 1
+
+
+def test_an_unwritable_cache_directory_only_costs_time(tmp_path: Path) -> None:
+    project = shutil.copytree(PROJECTS / "bases", tmp_path / "bases")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    done = weakglobals("pkg", cwd=project, WEAKGLOBALS_CACHE_DIR=str(blocker / "cache"))
+    assert done.returncode == 1 and done.stdout.count("WG006") == 2 and done.stderr == ""
+
+
+def test_a_corrupt_cache_entry_is_rebuilt(tmp_path: Path) -> None:
+    project = shutil.copytree(PROJECTS / "bases", tmp_path / "bases")
+    cache = tmp_path / "cache"
+    weakglobals("pkg", cwd=project, WEAKGLOBALS_CACHE_DIR=str(cache))
+    for entry in cache.glob("*.json"):
+        entry.write_text('{"format": ')
+    done = weakglobals("pkg", cwd=project, WEAKGLOBALS_CACHE_DIR=str(cache))
+    assert done.stdout.count("WG006") == 2 and done.stderr == ""
+
+
+def test_parallel_flake8_runs_share_the_cache_safely(tmp_path: Path) -> None:
+    project = shutil.copytree(PROJECTS / "idioms", tmp_path / "idioms")
+    for index in range(12):  # enough files for both workers to summarise the same modules at once
+        shutil.copyfile(project / "pkg" / "call_sites.py", project / "pkg" / f"copy_{index}.py")
+    runs = [
+        subprocess.run([sys.executable, "-m", "flake8", "--select", "WG", "-j", "2", "pkg"], cwd=project, capture_output=True, text=True)
+        for _ in range(2)
+    ]
+    assert runs[0].stdout == runs[1].stdout and runs[0].stderr == runs[1].stderr == ""
+    assert runs[0].stdout.count("WARNED") == 13
+    assert not list((project / ".weakglobals_cache").glob(".*.tmp"))
+
+
+def test_the_codemod_refuses_a_container_another_module_uses_unsafely(tmp_path: Path) -> None:
+    project = shutil.copytree(PROJECTS / "outside", tmp_path / "outside")
+
+    def run_program() -> str:
+        done = subprocess.run([sys.executable, "-m", "pkg.use"], cwd=project, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    before = run_program()
+    fixed = subprocess.run([sys.executable, "-m", "fixes.apply", "pkg"], cwd=project, capture_output=True, text=True)
+    assert fixed.returncode == 1, fixed.stderr  # one container left to fix by hand
+    assert "pkg/state.py: WG001 names" in fixed.stdout
+    assert "WG001 registry left as is: `pkg/use.py` line 17 uses it as `pickle.dumps(state.registry)`" in fixed.stdout
+    state = (project / "pkg" / "state.py").read_text()
+    assert "names = WeakIdMap()" in state and "registry = {}" in state
+    assert run_program() == before  # the differential check: the program does what it did
