@@ -20,17 +20,14 @@ from pathlib import Path
 from typing import Iterator, Optional
 
 from flake8_weakglobals.findings import Finding
+from flake8_weakglobals.fix_safety import MAP_API, SET_API
 from flake8_weakglobals.names import Names
 from flake8_weakglobals.passing import READING_CALLS
 from flake8_weakglobals.project import ModuleContext, context_for
 from flake8_weakglobals.sources import SKIPPED_DIRECTORIES
 
 #: Methods of ``WeakIdMap`` / ``WeakIdSet`` that behave as the dict's and set's do.
-_RUNTIME_METHODS = frozenset(
-    "get setdefault pop popitem update clear keys values items copy add discard remove union intersection "
-    "difference symmetric_difference issubset issuperset isdisjoint intersection_update difference_update "
-    "symmetric_difference_update".split()
-)
+_RUNTIME_METHODS = MAP_API | SET_API
 _KEY_FREE_CALLS = frozenset({"builtins.len", "builtins.bool", "builtins.print", "builtins.repr", "builtins.str"})
 _WORD = re.compile(r"[^\W\d]\w*")
 _MAX_FILES = 20_000  # a bigger project is not scanned: every fix there is refused rather than guessed

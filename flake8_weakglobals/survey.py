@@ -66,6 +66,15 @@ class Survey:
     def has_candidates(self) -> bool:
         return bool(self.module_candidates or self.class_candidates or self.instance_candidates or self.cached_functions)
 
+    def holders(self, owner: str) -> list[str]:
+        """The long-lived instances (module-level, or held by a class attribute) whose class is ``owner``
+        or derives from it: their instance state lives as long as they do."""
+        return [
+            name
+            for name, class_name in self.singletons.items()
+            if owner in {ancestor.name for ancestor in self.lineage(self.classes[class_name])}
+        ]
+
     def lineage(self, info: ClassInfo) -> Iterator[ClassInfo]:
         """The class and its local bases, nearest first (each once)."""
         seen: set[str] = set()

@@ -1,0 +1,214 @@
+"""Whether the codemod may rewrite a container: the first reason it must leave it alone, or None.
+
+The rules decide what is reported; this decides what is safe to change. It refuses what the runtime
+cannot honour (methods it lacks, an OrderedDict compared or printed), what would lose data (objects only
+the container refers to, values that refer to their own key, tuples as keys), what escapes the uses the
+check sees (``uses.py`` and ``passing.py`` record those as blockers), and id() keys of objects not known
+to be framework objects. Every reason names the line it comes from.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from .containers import Member, constructor_edit
+from .evidence import Evidence, Obj, text
+from .held import Held
+from .names import is_our_runtime
+from .survey import Survey
+from .uses import Definition, SlotUses
+
+MAP_API = frozenset(
+    "get setdefault pop popitem update clear keys values items copy fromkeys default_factory".split()
+) | {"__contains__", "__getitem__", "__setitem__", "__delitem__", "__len__", "__iter__"}
+SET_API = frozenset(
+    "add discard remove pop clear copy update isdisjoint union intersection difference symmetric_difference "
+    "issubset issuperset intersection_update difference_update symmetric_difference_update".split()
+) | {
+    "__contains__", "__len__", "__iter__",
+}
+#: Steps from a key to a new object that has no reference back to it: numbers, shapes, lists, a detached
+#: tensor, its gradient or its ``.data`` (new tensor objects without autograd history), a hook's handle.
+_DETACHING_METHODS = frozenset(
+    "detach tolist item numel dim size data_ptr element_size nelement stride storage_offset is_contiguous "
+    "get_device".split()
+)
+_DETACHING_ATTRIBUTES = frozenset(
+    "grad data shape dtype device ndim requires_grad is_leaf __name__ __qualname__ training layout".split()
+)
+_HOLDING_CALLS = frozenset({"partial", "tuple", "list", "set", "frozenset", "dict", "MethodType", "namedtuple"})
+#: Calls that may see a module-level instance without taking the container it holds anywhere.
+_HOLDER_SAFE_CALLS = frozenset(f"builtins.{name}" for name in "print len id repr str isinstance hasattr callable".split())
+_ORDERED_MAPS = frozenset({"collections.OrderedDict", "typing.OrderedDict"})
+
+
+class FixSafety:
+    """The codemod's safety check for one module's containers."""
+
+    def __init__(self, survey: Survey, evidence: Evidence) -> None:
+        self.survey = survey
+        self.evidence = evidence
+
+    def why_not_fixable(self, uses: SlotUses, containers: list[Definition], held: list[Held], code: str) -> Optional[str]:
+        """The first reason the codemod must leave this container alone, or None."""
+        if code == "WG007":
+            return "it is a workspace of objects it builds itself; a weak container would drop them at once"
+        types = {d.constructor.type for d in containers if d.constructor}
+        if len({t.runtime_name for t in types}) > 1:
+            return "it is bound to different kinds of container"
+        for definition in containers:
+            outcome = constructor_edit(definition.constructor)  # type: ignore[arg-type]
+            if isinstance(outcome, str):
+                return f"{outcome} (line {definition.target.lineno})"
+        unknown = next((d for d in uses.definitions if d.constructor is None), None)
+        if unknown is not None:
+            what = f"`{text(unknown.value)}`" if unknown.value is not None else "something"
+            return f"it is rebound to {what} at line {unknown.target.lineno}, which the fix cannot convert"
+        if uses.blockers:
+            line, blocker = uses.blockers[0]
+            return f"{blocker} (line {line})"
+        if uses.slot.where == "instance":
+            escape = self._holder_escape(uses.slot.owner)
+            if escape is not None:
+                return escape
+        keyed = next(iter(types)).keyed
+        api = MAP_API if keyed else SET_API
+        unsupported = next(((line, method) for line, method in uses.methods if method not in api), None)
+        if unsupported is not None:
+            runtime = "WeakIdMap" if keyed else "WeakIdSet"
+            return f"it uses `.{unsupported[1]}`, which {runtime} does not provide (line {unsupported[0]})"
+        ordered = next((d for d in containers if d.constructor and d.constructor.callee in _ORDERED_MAPS), None)
+        if ordered is not None and uses.equalities:
+            return f"it is compared with `==` (line {uses.equalities[0]}), which is order-sensitive for an OrderedDict"
+        if ordered is not None and uses.printed:
+            return f"it is printed (line {uses.printed[0]}), and an OrderedDict prints as one, which WeakIdMap does not"
+        owned = next((h for h in held if h.object is not None and h.object.owned and code != "WG004"), None)
+        if owned is not None:
+            return (
+                f"it also holds objects built where it is filled ({owned.object.why}, line {owned.fill.line}), "  # type: ignore[union-attr]
+                "which nothing else refers to: a weak container would drop them at once"
+            )
+        tupled = next((h for h in held if h.in_tuple), None)
+        if tupled is not None:
+            return f"it is keyed by tuples (line {tupled.fill.line}), which cannot be weakly referenced"
+        for h in held:
+            holding = _key_reference(h.fill.member) or _pair_reference(h.fill.member)
+            if holding is not None:
+                return f"a value refers to its own key (`{holding}`, line {h.fill.line}), so that key would never be collected"
+        if code == "WG005":
+            reason = self._why_not_id_fixable(uses, held)
+            if reason is not None:
+                return reason
+        runtime = next(iter(types)).runtime_name
+        if runtime and self.survey.names.defines(runtime):
+            return f"this module already defines its own `{runtime}`"
+        origin = self.survey.names.imported_from(runtime) if runtime else None
+        if origin is not None and not is_our_runtime(origin):
+            return f"this module already imports its own `{runtime}` (from `{origin}`)"
+        return None
+
+    def _why_not_id_fixable(self, uses: SlotUses, held: list[Held]) -> Optional[str]:
+        """An id-keyed map can be keyed by the objects themselves only if every key is ``id()`` of an object
+        known to be a framework object: ``id()`` of anything else (a dict, a list) has no weak reference."""
+        if uses.key_uses:
+            line, use = uses.key_uses[0]
+            return f"it is used without id() at line {line} ({use})"
+        equal_by_value = next((info for info in self.survey.classes.values() if info.kind and {"__eq__", "__hash__"} & set(info.methods)), None)
+        if equal_by_value is not None:
+            return f"`{equal_by_value.name}` defines its own `__eq__` or `__hash__`: its objects would be keys by equality, not by id()"
+        unknown = [(h.fill.line, h.fill.member.expr) for h in held if h.fill.id_key and h.object is None]
+        unknown += [(call.lineno, call.args[0]) for call in uses.id_calls if not isinstance(self.evidence.of(call.args[0]), Obj)]
+        if unknown:
+            line, expr = min(unknown, key=lambda pair: pair[0])
+            return f"it is keyed by `id({text(expr)})` at line {line}, and `{text(expr)}` is not known to be a framework object"
+        return None
+
+    def _holder_escape(self, owner: str) -> Optional[str]:
+        """A module-level instance that holds the container, pickled or copied whole, takes it along."""
+        holders = set(self.survey.holders(owner))
+        for node in ast.walk(self.evidence.scopes.module):
+            if isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id in holders for a in node.args):
+                callee = self.survey.names.qualify(node.func) or ""
+                if callee not in _HOLDER_SAFE_CALLS:  # ``pickle.dumps(holder)``, ``deepcopy(holder)``, ``dump(holder)``
+                    return f"the instance that holds it is passed to `{text(node.func)}()` (line {node.lineno}), which may take it along"
+        return None
+
+
+def _key_reference(member: Member) -> Optional[str]:
+    """The part of a value that refers to its own key, so that even a weak key would never be collected."""
+    if member.value is None or not isinstance(member.expr, ast.Name):
+        return None
+    found = _refers_to(member.value, member.expr.id)
+    return text(found) if found is not None else None
+
+
+def _pair_reference(member: Member) -> Optional[str]:
+    """``X.update([(k, k.forward)])``, ``X.update((m, m) for m in ...)``: a pair whose value refers to its key."""
+    if member.shape != "update":
+        return None
+    expr = member.expr
+    pairs = [expr.elt] if isinstance(expr, (ast.ListComp, ast.SetComp, ast.GeneratorExp)) else getattr(expr, "elts", [])
+    for pair in pairs:
+        if isinstance(pair, ast.Tuple) and len(pair.elts) == 2 and isinstance(pair.elts[0], ast.Name):
+            found = _refers_to(pair.elts[1], pair.elts[0].id)
+            if found is not None:
+                return text(found)
+    return None
+
+
+def _refers_to(value: ast.expr, key: str) -> Optional[ast.expr]:
+    """The sub-expression of ``value`` that refers to ``key``: the key itself, a display or closure holding
+    it, ``partial(f, key)``, or a view, copy or bound method reached from it (``key.view(...)``, ``key[:n]``,
+    ``key.T``, ``key.clone()`` while gradients flow, ``key.forward``). A step that detaches (``.grad``,
+    ``.data``, ``.detach()``, ``.tolist()``, ``.dtype``, a hook handle) ends the reference; a value
+    computed by another function of the key (``quantize(key)``) usually has none: the fix is then no worse."""
+    if isinstance(value, ast.Name):
+        return value if value.id == key else None
+    if isinstance(value, (ast.Tuple, ast.List, ast.Set)):
+        return _first(_refers_to(element, key) for element in value.elts)
+    if isinstance(value, ast.Dict):
+        return _first(_refers_to(part, key) for part in (*value.keys, *value.values) if part is not None)
+    if isinstance(value, (ast.Lambda, ast.GeneratorExp)):
+        return value if any(isinstance(node, ast.Name) and node.id == key for node in ast.walk(value)) else None
+    if isinstance(value, (ast.ListComp, ast.SetComp)):
+        return value if _refers_to(value.elt, key) is not None else None
+    if isinstance(value, (ast.IfExp, ast.BoolOp, ast.NamedExpr, ast.Starred)):
+        return _first(_refers_to(part, key) for part in ast.iter_child_nodes(value) if isinstance(part, ast.expr))
+    if isinstance(value, (ast.Attribute, ast.Subscript, ast.Call)) and _rooted_at(value, key):
+        return None if _detaches(value) else value
+    if isinstance(value, ast.Call) and _name_of(value.func) in _HOLDING_CALLS:
+        return _first(_refers_to(argument, key) for argument in (*value.args, *(k.value for k in value.keywords)))
+    return None
+
+
+def _first(found: Iterable[Optional[ast.expr]]) -> Optional[ast.expr]:
+    return next((node for node in found if node is not None), None)
+
+
+def _rooted_at(value: ast.expr, key: str) -> bool:
+    while isinstance(value, (ast.Attribute, ast.Subscript, ast.Call)):
+        value = value.func if isinstance(value, ast.Call) else value.value
+    return isinstance(value, ast.Name) and value.id == key
+
+
+def _name_of(function: ast.expr) -> str:
+    return function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
+
+
+def _detaches(value: ast.expr) -> bool:
+    """Whether any step from the key to ``value`` makes an object with no reference back to the key."""
+    while isinstance(value, (ast.Attribute, ast.Subscript, ast.Call)):
+        if isinstance(value, ast.Call):
+            method = _name_of(value.func) if isinstance(value.func, ast.Attribute) else ""
+            if method in _DETACHING_METHODS or (method.startswith("register_") and method.endswith("hook")):
+                return True
+            value = value.func
+            if isinstance(value, ast.Attribute):
+                value = value.value  # the method's name is not an attribute read
+        elif isinstance(value, ast.Attribute):
+            if value.attr in _DETACHING_ATTRIBUTES:
+                return True
+            value = value.value
+        else:
+            value = value.value
+    return False

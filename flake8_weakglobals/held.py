@@ -1,0 +1,36 @@
+"""What one fill puts in a container, once evidence is known: shared by the judges and the fix's safety check."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from .evidence import Obj, Tup, Value
+from .uses import Fill
+
+
+@dataclass(frozen=True)
+class Held:
+    """What one fill puts in a container, once evidence is known."""
+
+    fill: Fill
+    value: Value
+
+    @property
+    def object(self) -> Optional[Obj]:
+        return self.value if isinstance(self.value, Obj) else None
+
+    @property
+    def in_tuple(self) -> Optional[Obj]:
+        """A framework object inside a tuple key: pinned, and a tuple cannot be weakly referenced."""
+        return object_in_tuple(self.value)
+
+
+def object_in_tuple(value: Value) -> Optional[Obj]:
+    pending = list(value.items) if isinstance(value, Tup) else []
+    while pending:
+        item = pending.pop()
+        if isinstance(item, Tup):
+            pending.extend(item.items)
+        elif isinstance(item, Obj):
+            return item
+    return None

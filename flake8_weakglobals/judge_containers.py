@@ -1,0 +1,234 @@
+"""WG001-WG005 and WG007: which code a long-lived container gets, with its evidence, and the fix's edits.
+
+The rule family of containers: a module-level or class-level container, or the state of a long-lived
+instance, filled with framework objects owned elsewhere (WG001-WG003), a weak container that compares
+tensors with ``==`` (WG004), an id()-keyed map never emptied (WG005), or a workspace of objects it builds
+itself (WG007, off by default). The codes' documentation is in ``rule_docs.py``; whether the fix is safe
+is ``fix_safety.py``'s call.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Iterator, Optional
+
+from . import rules
+from .containers import ContainerType, Member, annotation_edits, constructor_edit, initial_members
+from .evidence import Evidence, Obj, Value, element_of, project, text
+from .findings import Edit, EditKind, Evidence as Proof, Finding, Span
+from .fix_safety import FixSafety
+from .held import Held
+from .survey import Survey
+from .uses import Definition, Fill, SlotUses, id_argument
+from .vocabulary import compares_by_value
+
+_CONTAINER_GENERICS = frozenset(
+    "Dict dict DefaultDict defaultdict OrderedDict Mapping MutableMapping Set set MutableSet AbstractSet "
+    "List list Deque deque WeakKeyDictionary WeakSet".split()
+)
+_NON_INSTANCE_TYPES = frozenset(
+    {"typing.Type", "builtins.type", "typing.Callable", "collections.abc.Callable"}
+    | {f"builtins.{name}" for name in "str int float bool bytes complex".split()}
+)
+
+
+class ContainerJudge:
+    """Judges each container's uses: the code, its evidence, the message, and (if safe) the edits."""
+
+    def __init__(self, survey: Survey, evidence: Evidence) -> None:
+        self.survey = survey
+        self.evidence = evidence
+        self.safety = FixSafety(survey, evidence)
+
+    def container(self, uses: SlotUses) -> Optional[Finding]:
+        containers = [d for d in uses.definitions if d.constructor and d.constructor.type is not ContainerType.PLACEHOLDER]
+        if not containers:
+            return self._imported_container(uses)
+        constructor = containers[0].constructor
+        assert constructor is not None
+        held = [Held(fill, self._value(fill, constructor.type.keyed)) for fill in self._fills(uses, containers)]
+        verdict = self._rule(uses, constructor.type, held)
+        if verdict is None:
+            return None
+        code, objects = verdict
+        line, first = min(objects, key=lambda pair: pair[0])
+        kinds = tuple(sorted({found.kind for _, found in objects}))
+        reason = self.safety.why_not_fixable(uses, containers, held, code)
+        primary = _primary(uses, containers)
+        place = {"module": "module-level", "class": "class-level", "instance": "module-level instance's"}[uses.slot.where]
+        name = self._display(uses)
+        evidence = f"({first.why} at line {line})"
+        return Finding(
+            code=code,
+            line=primary.target.lineno,
+            col=primary.target.col_offset,
+            name=name,
+            kind=constructor.word,
+            scope=uses.slot.where,
+            holds=kinds,
+            evidence=Proof(line, first.why),
+            message=rules.container_message(code, constructor.word, place, name, kinds, evidence),
+            fix_reason=reason,
+            edits=() if reason else tuple(self._edits(uses, containers, code)),
+            runtime_names=frozenset() if reason else frozenset({constructor.type.runtime_name}),  # type: ignore[arg-type]
+        )
+
+    def _imported_container(self, uses: SlotUses) -> Optional[Finding]:
+        """A container of another project module filled here (``from .state import registry``;
+        ``registry[param] = ...``): reported here, at the first fill with evidence, where a ``# noqa``
+        belongs. The fix belongs to the definition, which the codemod edits only in its own file."""
+        imported = self.survey.imported_containers.get(uses.slot.name) if uses.slot.where == "module" else None
+        if imported is None or uses.definitions:
+            return None
+        held = [Held(fill, self._value(fill, imported.type.keyed)) for fill in uses.fills]
+        foreign = [(h.fill, found) for h in held if not h.fill.id_key and (found := h.object or h.in_tuple) and not found.owned]
+        if not foreign:
+            return None
+        fill, first = min(foreign, key=lambda pair: pair[0].line)
+        code = "WG001" if imported.type.keyed else "WG002"
+        kinds = tuple(sorted({found.kind for _, found in foreign}))
+        name = f"{imported.module}.{uses.slot.name}"
+        word = imported.type.value
+        evidence = f"({first.why} at line {fill.line}; defined at `{imported.module}` line {imported.line})"
+        return Finding(
+            code=code,
+            line=fill.line,
+            col=fill.member.expr.col_offset,
+            name=name,
+            kind=word,
+            scope="module",
+            holds=kinds,
+            evidence=Proof(fill.line, first.why),
+            message=rules.container_message(code, word, "module-level", name, kinds, evidence),
+            fix_reason=f"it is defined in `{imported.module}` (line {imported.line}); fix it there",
+        )
+
+    def _rule(
+        self, uses: SlotUses, container: ContainerType, held: list[Held]
+    ) -> Optional[tuple[str, list[tuple[int, Obj]]]]:
+        """Which code applies, with the ``(fill line, object)`` evidence for it; None when none does."""
+        direct = [(h.fill.line, found) for h in held if not h.fill.id_key and (found := h.object or h.in_tuple)]
+        direct += self._annotated(uses.definitions)
+        if self._annotation_contradicts(uses.definitions):
+            direct = []  # ``Set[Type[nn.Module]]`` holds classes, whatever a filling function's parameter says
+        if container in (ContainerType.WEAK_MAP, ContainerType.WEAK_SET):  # a trap whatever its lifetime
+            broken = [(line, found) for line, found in direct if compares_by_value(found.kind)]
+            return ("WG004", broken) if broken else None
+        if uses.slot.where == "instance" and not self.survey.holders(uses.slot.owner):
+            return None  # an ordinary instance attribute dies with its instance
+        foreign = [(line, found) for line, found in direct if not found.owned]
+        if foreign:
+            code = "WG003" if uses.slot.where == "class" else ("WG001" if container.keyed else "WG002")
+            return code, foreign
+        if direct:
+            return "WG007", direct  # it holds only what it builds itself: a workspace, not a pin
+        by_id = [(h.fill.line, h.object) for h in held if h.fill.id_key and h.object]
+        never_emptied = not uses.removals and all(d.top_level for d in uses.definitions if d.constructor)
+        if never_emptied and by_id and uses.slot.where == "module":
+            never_emptied = self.survey.imported.emptied_elsewhere(uses.slot.name) is None
+        if by_id and container.keyed and never_emptied:
+            return "WG005", by_id  # type: ignore[return-value]
+        return None
+
+    def _fills(self, uses: SlotUses, containers: list[Definition]) -> Iterator[Fill]:
+        yield from uses.fills
+        for definition in containers:
+            assert definition.constructor is not None
+            for member in initial_members(definition.constructor):
+                inner = id_argument(member.expr, self.survey.names)
+                if inner is not None:
+                    yield Fill(Member(inner, member.shape, member.value), definition.target.lineno, "definition", True)
+                else:
+                    yield Fill(member, definition.target.lineno, "definition")
+        if any(d.constructor and d.constructor.type is ContainerType.DEFAULT_MAP for d in containers):
+            yield from uses.subscript_reads
+
+    def _value(self, fill: Fill, keyed: bool) -> Value:
+        shape = fill.member.shape
+        if shape == "update":
+            shape = "pairs" if keyed else "iterable"
+        value = self.evidence.of(fill.member.expr)
+        if shape == "iterable":
+            return element_of(value)
+        if shape == "pairs":
+            return project(element_of(value), (0,))
+        return value
+
+    def _annotated(self, definitions: list[Definition]) -> list[tuple[int, Obj]]:
+        """Keys or elements named by the container's own annotation: ``Dict[nn.Module, str]``."""
+        found = []
+        for definition in definitions:
+            value = self._annotated_member(definition.annotation)
+            if isinstance(value, Obj):
+                found.append((definition.target.lineno, Obj(value.kind, f"annotated `{text(definition.annotation)}`")))  # type: ignore[arg-type]
+        return found
+
+    def _annotated_member(self, annotation: Optional[ast.expr]) -> Value:
+        key = self._key_annotation(annotation)
+        return self.evidence.of_annotation(key) if key is not None else None
+
+    def _key_annotation(self, annotation: Optional[ast.expr]) -> Optional[ast.expr]:
+        """The key (element) type a container's own annotation names: ``nn.Module`` in
+        ``Optional[Dict[nn.Module, str]]``; None when the annotation names no container."""
+        if not isinstance(annotation, ast.Subscript):
+            return None
+        generic = (self.survey.names.qualify(annotation.value) or "").rpartition(".")[2]
+        parts = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+        if generic in ("Optional", "ClassVar", "Final", "Union"):
+            return next((key for part in parts if (key := self._key_annotation(part)) is not None), None)
+        return parts[0] if generic in _CONTAINER_GENERICS else None
+
+    def _annotation_contradicts(self, definitions: list[Definition]) -> bool:
+        """The container's own annotation says its keys or elements are not framework instances: classes
+        (``Type[nn.Module]``), strings, numbers. Its word wins over any evidence from the fills."""
+        for definition in definitions:
+            key = self._key_annotation(_parsed(definition.annotation))
+            if key is not None and self._not_an_instance(key):
+                return True
+        return False
+
+    def _not_an_instance(self, annotation: ast.expr) -> bool:
+        """``Type[X]``, ``type[X]``, ``type``, ``str``, ``int``...: annotations no framework instance matches."""
+        target = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+        qualified = self.survey.names.qualify(target) or ""
+        return qualified in _NON_INSTANCE_TYPES
+
+    def _display(self, uses: SlotUses) -> str:
+        slot = uses.slot
+        if slot.where == "instance":
+            holder = next((name for name, cls in self.survey.singletons.items() if cls == slot.owner), None)
+            return f"{holder}.{slot.name}" if holder else f"{slot.owner}().{slot.name}"
+        return slot.display
+
+    def _edits(self, uses: SlotUses, containers: list[Definition], code: str) -> Iterator[Edit]:
+        runtime = containers[0].constructor.type.runtime_name  # type: ignore[union-attr]
+        assert runtime is not None
+        for definition in containers:
+            outcome = constructor_edit(definition.constructor)  # type: ignore[arg-type]
+            assert isinstance(outcome, Edit)
+            yield outcome
+            for member in initial_members(definition.constructor):  # type: ignore[arg-type]
+                if code == "WG005" and id_argument(member.expr, self.survey.names) is not None:
+                    yield Edit(EditKind.UNWRAP_ID, Span.of(member.expr), "")
+        for definition in uses.definitions:
+            if definition.annotation is not None:
+                yield from annotation_edits(definition.annotation, runtime, self.survey.names)
+        if code == "WG005":
+            yield from (Edit(EditKind.UNWRAP_ID, Span.of(call), "") for call in uses.id_calls)
+
+
+def _primary(uses: SlotUses, containers: list[Definition]) -> Definition:
+    """Where to report: a global's or class attribute's own definition (even ``X = None``), else the first
+    rebinding; an instance attribute where its container is built (not its class-level annotation)."""
+    top = [definition for definition in uses.definitions if definition.top_level]
+    candidates = containers if uses.slot.where == "instance" else top or uses.definitions
+    return min(candidates, key=lambda definition: (definition.target.lineno, definition.target.col_offset))
+
+
+def _parsed(annotation: Optional[ast.expr]) -> Optional[ast.expr]:
+    """A string annotation (``"Set[Type[nn.Module]]"``) as the expression it spells."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            return ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return None
+    return annotation
