@@ -26,9 +26,14 @@ class ContainerType(enum.Enum):
 
     @property
     def runtime_name(self) -> Optional[str]:
+        """The runtime class the fix builds: a weak container's fix keeps its promises (``Strict*``)."""
+        if self is ContainerType.WEAK_MAP:
+            return "StrictWeakIdMap"
+        if self is ContainerType.WEAK_SET:
+            return "StrictWeakIdSet"
         if self.keyed:
             return "WeakIdMap"
-        return "WeakIdSet" if self in (ContainerType.SET, ContainerType.WEAK_SET) else None
+        return "WeakIdSet" if self is ContainerType.SET else None
 
 
 _CALLS = {
@@ -157,10 +162,11 @@ def root_name(expr: ast.expr) -> str:
 _GENERICS = {
     "WeakIdMap": {
         "typing.Dict", "builtins.dict", "typing.DefaultDict", "collections.defaultdict", "typing.OrderedDict",
-        "collections.OrderedDict", "weakref.WeakKeyDictionary", "typing.MutableMapping",
-        "collections.abc.MutableMapping",
+        "collections.OrderedDict", "typing.MutableMapping", "collections.abc.MutableMapping",
     },
-    "WeakIdSet": {"typing.Set", "builtins.set", "typing.MutableSet", "collections.abc.MutableSet", "weakref.WeakSet"},
+    "WeakIdSet": {"typing.Set", "builtins.set", "typing.MutableSet", "collections.abc.MutableSet"},
+    "StrictWeakIdMap": {"weakref.WeakKeyDictionary", "typing.MutableMapping", "collections.abc.MutableMapping"},
+    "StrictWeakIdSet": {"weakref.WeakSet", "typing.MutableSet", "collections.abc.MutableSet"},
 }
 _WRAPPERS = {"typing.Optional", "typing.Union", "typing.ClassVar", "typing.Final"}
 

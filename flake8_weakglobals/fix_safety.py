@@ -75,8 +75,10 @@ class FixSafety:
         api = MAP_API if keyed else SET_API
         unsupported = next(((line, method) for line, method in uses.methods if method not in api), None)
         if unsupported is not None:
-            runtime = "WeakIdMap" if keyed else "WeakIdSet"
-            return f"it uses `.{unsupported[1]}`, which {runtime} does not provide (line {unsupported[0]})"
+            return f"it uses `.{unsupported[1]}`, which {next(iter(types)).runtime_name} does not provide (line {unsupported[0]})"
+        if code == "WG004" and (uses.printed or uses.equalities):
+            line = (uses.printed or uses.equalities)[0]
+            return f"it is printed or compared with `==` (line {line}), which its fix does as a dict or set would, not as a {next(iter(types)).value}"
         ordered = next((d for d in containers if d.constructor and d.constructor.callee in _ORDERED_MAPS), None)
         if ordered is not None and uses.equalities:
             return f"it is compared with `==` (line {uses.equalities[0]}), which is order-sensitive for an OrderedDict"

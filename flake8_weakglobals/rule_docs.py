@@ -55,8 +55,12 @@ in practice, the process).
   `RuntimeError: Boolean value of Tensor with more than one value is ambiguous` (a one-element tensor
   "works"; a NaN scalar silently misses). Module keys are fine there (identity `__eq__`) and never reported.
 - **Example**: `grads = weakref.WeakKeyDictionary()` with `grads[tensor] = ...`.
-- **Fix**: `WeakIdMap()` / `WeakIdSet()` (also for instance attributes, where this trap is common).
-- **Fix safety**: lookups stop raising; membership is by identity, which is what a tensor key means.
+- **Fix**: `StrictWeakIdMap()` / `StrictWeakIdSet()` (also for instance attributes, where this trap is
+  common): `WeakIdMap` / `WeakIdSet` that keep the weak container's other promises.
+- **Fix safety**: lookups stop raising; membership is by identity, which is what a tensor key means. As
+  before, a key that cannot be weakly referenced raises `TypeError` (`in` says False) and `deepcopy` shares
+  the keys (a module deep-copied for an EMA shadow keeps tracking the caller's tensors). Refused when the
+  container is printed or compared with `==`, which it does as a dict (set) would.
 - **Known false positives**: sets that only ever add each tensor once and iterate (torch's
   `fake_tensor_tls.non_strict_export_fake_tensor_tracker`): the trap is latent, the first `in` or second
   `add` of the same tensor raises.

@@ -71,7 +71,7 @@ def advice(finding: Finding) -> str:
     code = finding.code
     if code == "WG004":
         why = "lookups compare keys with == and raise 'Boolean value of Tensor with more than one value is ambiguous'"
-        how = f"use {'WeakIdSet' if finding.kind == 'WeakSet' else 'WeakIdMap'}, which compares by identity"
+        how = f"use {'StrictWeakIdSet' if finding.kind == 'WeakSet' else 'StrictWeakIdMap'}, which compares by identity"
     elif code == "WG005":
         why = "it pins the values, and returns stale hits once an id is reused"
         how = "key it by the object in a WeakIdMap"

@@ -34,6 +34,9 @@ Guarantees:
 - ``copy.deepcopy`` deep-copies keys and values with the memo, as for a dict: deep-copying
   ``(model, names)`` keys the copy by the copied parameters. Deep-copying a map alone makes fresh keys
   that nothing else holds, so those entries vanish. Pickling raises ``TypeError``.
+- ``StrictWeakIdMap`` / ``StrictWeakIdSet``, the fix of a ``WeakKeyDictionary`` / ``WeakSet``, keep those
+  containers' promises instead: only weakly referenceable keys (``TypeError`` otherwise), and a deep copy
+  shares the keys.
 
 ``weak_lru_cache`` / ``weak_cache`` replace ``functools.lru_cache`` / ``functools.cache`` (see their
 section at the end of this file).
@@ -57,7 +60,7 @@ from typing import Any, Optional, TypeVar
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
-__all__ = ["WeakIdMap", "WeakIdSet", "weak_cache", "weak_lru_cache", "weak_shared_cache", "weak_shared_lru_cache"]
+__all__ = ["StrictWeakIdMap", "StrictWeakIdSet", "WeakIdMap", "WeakIdSet", "weak_cache", "weak_lru_cache", "weak_shared_cache", "weak_shared_lru_cache"]
 _MISSING: Any = object()
 _first = operator.itemgetter(0)
 
@@ -115,6 +118,7 @@ class _WeakIdStore:
     compares as its key does, so a dict's rules, ``1 == True`` included, apply unchanged)."""
 
     __slots__ = ("_data", "_remove", "__weakref__")
+    _strict = False  # ``Strict*``: as ``WeakKeyDictionary``/``WeakSet``, take only what can be weakly referenced
 
     def __init__(self) -> None:
         self._data: dict[Any, Any] = {}
@@ -135,14 +139,28 @@ class _WeakIdStore:
         weakly = _by_identity.get(id(type(key)))  # ``_weakly`` inlined, here and below: hot paths
         if weakly or (weakly is None and _classify(key)):
             return default
-        return self._data.get((key,), default)
+        return self._data.get(self._strong_slot(key), default)
+
+    def _strong_slot(self, key: Any) -> tuple:
+        """The slot of a key held by equality. A strict container refuses, with ``TypeError``, the keys that
+        ``WeakKeyDictionary`` refuses: those that cannot be weakly referenced at all."""
+        if self._strict:
+            weakref.ref(key)
+        return (key,)
 
     def __contains__(self, key: object) -> bool:
         entry = self._data.get(id(key))
         if entry is not None and entry() is key:
             return True
         weakly = _by_identity.get(id(type(key)))
-        return not (weakly or (weakly is None and _classify(key))) and (key,) in self._data
+        if weakly or (weakly is None and _classify(key)):
+            return False
+        if self._strict:
+            try:
+                weakref.ref(key)
+            except TypeError:  # what ``WeakKeyDictionary`` cannot hold, its ``in`` says it does not
+                return False
+        return (key,) in self._data
 
     def _put(self, key: Any, value: Any) -> None:
         """Set ``key``'s value (inlined: this is the insert hot path)."""
@@ -153,7 +171,7 @@ class _WeakIdStore:
             return
         weakly = _by_identity.get(id(type(key)))
         if not (weakly or (weakly is None and _classify(key))):
-            data[(key,)] = value
+            data[self._strong_slot(key)] = value
             return
         if entry is not None:
             data.pop(key_id, None)  # a dead entry under a recycled id: the new key goes to the end
@@ -166,7 +184,7 @@ class _WeakIdStore:
         if entry is not None and entry() is key:
             self._data.pop(id(key), None)
             return entry.value
-        return default if _weakly(key) else self._data.pop((key,), default)
+        return default if _weakly(key) else self._data.pop(self._strong_slot(key), default)
 
     def _live(self, reverse: bool = False) -> Iterator[tuple[Any, Any]]:
         """Yield ``(key, value)`` in insertion order over a snapshot, so collection mid-loop never raises."""
@@ -238,7 +256,7 @@ class WeakIdMap(_WeakIdStore, MutableMapping[_K, _V]):
                 return entry.value
         except KeyError:
             pass
-        value = _MISSING if _weakly(key) else self._data.get((key,), _MISSING)
+        value = _MISSING if _weakly(key) else self._data.get(self._strong_slot(key), _MISSING)
         if value is not _MISSING:
             return value
         if self.default_factory is None:
@@ -315,15 +333,15 @@ class WeakIdMap(_WeakIdStore, MutableMapping[_K, _V]):
         return self._strong(other, self._live()) if isinstance(other, Mapping) else NotImplemented
 
     def copy(self) -> WeakIdMap[_K, _V]:
-        return WeakIdMap(self._live(), default_factory=self.default_factory)
+        return type(self)(self._live(), default_factory=self.default_factory)
 
     __copy__ = copy
 
     def __deepcopy__(self, memo: dict) -> WeakIdMap[_K, _V]:
-        result: WeakIdMap[_K, _V] = WeakIdMap(default_factory=deepcopy(self.default_factory, memo))
+        result: WeakIdMap[_K, _V] = type(self)(default_factory=deepcopy(self.default_factory, memo))
         memo[id(self)] = result  # a value that refers to this map gets the copy, as with a dict
-        for key, value in self._live():
-            result[deepcopy(key, memo)] = deepcopy(value, memo)
+        for key, value in self._live():  # a strict map shares its keys, as ``WeakKeyDictionary`` does
+            result[key if self._strict else deepcopy(key, memo)] = deepcopy(value, memo)
         return result
 
     def __eq__(self, other: object) -> bool:
@@ -462,14 +480,14 @@ class WeakIdSet(_WeakIdStore, MutableSet[_K]):
         self.__ixor__(set(other))
 
     def copy(self) -> WeakIdSet[_K]:
-        return WeakIdSet(element for element, _ in self._live())
+        return type(self)(element for element, _ in self._live())
 
     __copy__ = copy
 
     def __deepcopy__(self, memo: dict) -> WeakIdSet[_K]:
-        result: WeakIdSet[_K] = WeakIdSet()
+        result: WeakIdSet[_K] = type(self)()
         memo[id(self)] = result
-        result.update(deepcopy(element, memo) for element, _ in self._live())
+        result.update(element if self._strict else deepcopy(element, memo) for element, _ in self._live())
         return result
 
     def __eq__(self, other: object) -> bool:
@@ -479,6 +497,22 @@ class WeakIdSet(_WeakIdStore, MutableSet[_K]):
 
     def __repr__(self) -> str:
         return repr(self._plain())
+
+
+class StrictWeakIdMap(WeakIdMap[_K, _V]):
+    """The fix of a ``weakref.WeakKeyDictionary``: its keys compared by identity, never with ``==`` (which
+    raises for tensors), and otherwise its promises: a key that cannot be weakly referenced raises
+    ``TypeError`` (``in`` is False), and ``deepcopy`` shares the keys and copies the values."""
+
+    __slots__ = ()
+    _strict = True
+
+
+class StrictWeakIdSet(WeakIdSet[_K]):
+    """The fix of a ``weakref.WeakSet``, as ``StrictWeakIdMap`` is of a ``WeakKeyDictionary``."""
+
+    __slots__ = ()
+    _strict = True
 
 
 # --- weak_lru_cache / weak_cache ---------------------------------------------------------------------------

@@ -2,7 +2,6 @@
 WG004), and the module is deep-copied for an EMA shadow. WeakKeyDictionary's deepcopy keeps the keys (the
 caller's live batches), so the shadow's table is as full as the live one, and both lose an entry when the
 caller drops a batch."""
-# known gap: WeakIdMap, as the fix of a WeakKeyDictionary, deep-copies keys and accepts non-weak keys; a WeakKeyDictionary does neither
 # expect: fixed
 import copy
 import gc

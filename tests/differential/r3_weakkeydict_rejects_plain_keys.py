@@ -1,6 +1,5 @@
 """Class 3: a WeakKeyDictionary of tags on tensors (WG004), whose callers rely on it refusing what cannot
 be weakly referenced: plain numbers are reported as untaggable (TypeError), and `get` of one raises."""
-# known gap: WeakIdMap, as the fix of a WeakKeyDictionary, deep-copies keys and accepts non-weak keys; a WeakKeyDictionary does neither
 # expect: fixed
 import weakref
 
