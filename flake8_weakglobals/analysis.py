@@ -37,7 +37,7 @@ def analyze(
         return []
     scopes = Scopes(tree)
     collected = collect(tree, source, survey, scopes)
-    evidence = Evidence(scopes, survey, vocabulary, _hooks(collected.hook_calls, scopes, survey))
+    evidence = Evidence(scopes, survey, vocabulary, _hooks(collected.hook_calls, scopes, survey), source)
     classifier = UseClassifier(scopes, survey)
     for reference in collected.references:
         classifier.add(reference)

@@ -6,6 +6,8 @@ Values are ``Obj`` (a framework object, with the reason we know), ``Seq`` (an it
 from __future__ import annotations
 
 import ast
+import bisect
+import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional, Union
 
@@ -94,6 +96,8 @@ def text(node: ast.AST, limit: int = 60) -> str:
     return written if len(written) <= limit else written[: limit - 3] + "..."
 
 
+_NEWLINE = re.compile(r"\r\n?|\n")
+
 _TYPING_SEQUENCES = {
     "List", "Sequence", "MutableSequence", "Iterable", "Iterator", "Collection", "Set", "FrozenSet",
     "AbstractSet", "MutableSet", "Deque", "Generator", "list", "set", "frozenset", "deque",
@@ -111,23 +115,34 @@ def _typing_name(qualified: Optional[str]) -> Optional[str]:
 class Evidence:
     """Answers ``of(expr)`` for the expressions of one module; results depend on bindings, hooks and types."""
 
-    def __init__(self, scopes: Scopes, survey: Survey, vocabulary: Vocabulary, hooks: dict[ast.AST, Hook]) -> None:
+    def __init__(self, scopes: Scopes, survey: Survey, vocabulary: Vocabulary, hooks: dict[ast.AST, Hook], source: str) -> None:
         self.scopes = scopes
+        self.source = source
         self.survey = survey
         self.names: Names = survey.names
         self.vocabulary = vocabulary
         self.hooks = hooks
         self._active: set[tuple[ast.AST, str]] = set()
-        self._calls: Optional[dict[str, list[ast.Call]]] = None
+        self._calls: dict[str, list[ast.Call]] = {}
+        self._line_starts: Optional[list[int]] = None
 
     def _calls_of(self, name: str) -> list[ast.Call]:
-        """Calls of the module-level function ``name`` anywhere in the module (one walk, on first need)."""
-        if self._calls is None:
-            self._calls = {}
-            for node in ast.walk(self.scopes.module):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.survey.functions:
-                    self._calls.setdefault(node.func.id, []).append(node)
-        return self._calls.get(name, [])
+        """Calls of the module-level function ``name``, found in the top-level statements whose text calls
+        it (a walk of the whole module per file cost more than the rest of the analysis)."""
+        if name not in self._calls:
+            if self._line_starts is None:
+                self._line_starts = [0, *(match.end() for match in _NEWLINE.finditer(self.source))]
+            starts = self._line_starts
+            lines = sorted({bisect.bisect_right(starts, m.start()) for m in re.finditer(rf"\b{re.escape(name)}\s*\(", self.source)})
+            calls: list[ast.Call] = []
+            for statement in self.scopes.module.body:
+                if any(statement.lineno <= line <= (statement.end_lineno or line) for line in lines):
+                    calls.extend(
+                        node for node in ast.walk(statement)
+                        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
+                    )
+            self._calls[name] = calls
+        return self._calls[name]
 
     def _assigned_to_self(self, owner: ClassInfo, attribute: str) -> list[ast.expr]:
         """Values assigned to ``self.<attribute>`` in the methods of ``owner`` and of its local bases."""

@@ -48,7 +48,6 @@ class ModuleSummary:
     containers: dict[str, tuple[int, str]] = field(default_factory=dict)  # container -> (line, ContainerType value)
     exports: list[str] = field(default_factory=list)  # what ``from module import *`` binds
     stars: list[str] = field(default_factory=list)  # modules it star-imports
-    emptied: list[str] = field(default_factory=list)  # other modules' names it calls ``clear()`` (or pop...) on
 
 
 def absolute(target: str, module: str, is_package: bool) -> str:
@@ -62,8 +61,10 @@ def absolute(target: str, module: str, is_package: bool) -> str:
     return ".".join([*base, rest] if rest else base)
 
 
-def summarize(tree: ast.Module, module: str, is_package: bool) -> ModuleSummary:
-    """The summary of one parsed module. Only module-level statements are read, ``if`` blocks included."""
+def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> ModuleSummary:
+    """The summary of one parsed module. Only module-level statements are read, ``if`` blocks included;
+    functions are searched for ``lru_cache`` only in a module whose text names a cache."""
+    mentions_a_cache = "cache" in source
     names = Names()
     summary = ModuleSummary(module)
     statements = list(_module_statements(tree.body))
@@ -99,7 +100,7 @@ def summarize(tree: ast.Module, module: str, is_package: bool) -> ModuleSummary:
         elif isinstance(statement, ast.ClassDef):
             summary.classes[statement.name] = [q for base in statement.bases if (q := qualify(base))]
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if wraps_a_cache(statement, qualify):
+            if mentions_a_cache and wraps_a_cache(statement, qualify):
                 summary.cache_wrappers.append(statement.name)
             returned = _returned_type(statement.returns, qualify)
             if returned:
@@ -110,17 +111,20 @@ def summarize(tree: ast.Module, module: str, is_package: bool) -> ModuleSummary:
                 if isinstance(target, ast.Name):
                     _summarize_binding(summary, target.id, statement, names, qualify)
     summary.exports = _exports(tree, statements, summary)
-    summary.emptied = sorted(_emptied(tree, names, module, is_package) - {f"{module}.{name}" for name in summary.containers})
     return summary
 
 
-def _emptied(tree: ast.Module, names: Names, module: str, is_package: bool) -> set[str]:
-    """Imported names this module empties: ``layers.registry.clear()``, ``registry.pop(k)``, ``del registry[k]``,
-    wherever it happens (a function importing the module locally included)."""
-    local = Names()
+def emptied_by(tree: ast.Module, module: str, is_package: bool) -> set[str]:
+    """The names, of this module or imported, that it empties: ``layers.registry.clear()``,
+    ``registry.pop(k)``, ``del registry[k]``, wherever it happens (a function importing locally included).
+    Not part of the summary: only WG005 asks, about the neighbours of one module, so it is read on demand."""
+    names, local = Names(), Names()
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             local.add_import(node, module_level=False)
+    for statement in tree.body:
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            names.add_import(statement, module_level=True)
     found = set()
     for node in ast.walk(tree):
         target = None
@@ -215,6 +219,17 @@ def _exports(tree: ast.Module, statements: list[ast.stmt], summary: ModuleSummar
     return sorted(name for name in defined if not name.startswith("_"))
 
 
+def _parse(path: Path) -> Optional[tuple[ast.Module, str]]:
+    """The tree and text of another module of the project, or None if it cannot be read or parsed."""
+    try:
+        text = path.read_bytes().decode("utf-8", errors="replace")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes in someone else's file are not our findings
+            return ast.parse(text, str(path)), text
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
 # --- finding modules -----------------------------------------------------------------------------------
 
 
@@ -307,6 +322,7 @@ class ProjectIndex:
         self.cache = cache
         self._files: dict[str, Optional[tuple[Path, bool]]] = {}  # module -> (file, is a package), or None
         self._loaded: dict[Path, tuple[tuple[int, int], Optional[ModuleSummary]]] = {}
+        self._emptying: dict[Path, tuple[tuple[int, int], set[str]]] = {}  # WG005's question, on demand
 
     def module(self, name: str) -> Optional[ModuleSummary]:
         """The summary of module ``name``, rebuilt when its file changed since it was read (one ``stat``)."""
@@ -340,13 +356,10 @@ class ProjectIndex:
         cached = self.cache.load(path, stamp) if self.cache else None
         if cached is not None and cached.name == name:
             return cached
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # invalid escapes in someone else's file are not our findings
-                tree = ast.parse(path.read_bytes(), str(path))
-        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        parsed = _parse(path)
+        if parsed is None:
             return None  # unreadable or invalid elsewhere: that module is unknown, the check goes on
-        summary = summarize(tree, name, is_package)
+        summary = summarize(parsed[0], name, is_package, parsed[1])
         if self.cache:
             self.cache.store(path, stamp, summary)
         return summary
@@ -442,10 +455,21 @@ class ProjectIndex:
             return None
         for stem in neighbours:
             name = package if stem == "__init__" else f"{package}.{stem}" if package else stem
-            summary = self.module(name) if name != owner else None
-            if summary is not None and qualified in summary.emptied:
+            if name != owner and qualified in self._emptied(directory / f"{stem}.py", name, stem == "__init__"):
                 return name
         return None
+
+    def _emptied(self, path: Path, name: str, is_package: bool) -> set[str]:
+        try:
+            status = path.stat()
+        except OSError:
+            return set()
+        stamp = (status.st_size, status.st_mtime_ns)
+        known = self._emptying.get(path)
+        if known is None or known[0] != stamp:
+            parsed = _parse(path) if stamp[0] <= _MAX_FILE_BYTES else None
+            known = self._emptying[path] = (stamp, emptied_by(parsed[0], name, is_package) if parsed else set())
+        return known[1]
 
     def star_names(self, module: str) -> list[str]:
         summary = self.module(module)
