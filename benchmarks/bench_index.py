@@ -50,6 +50,7 @@ def check(path: Path, indexed: bool) -> None:
 def a_pass(paths: list[Path], indexed: Optional[bool]) -> float:
     project._INDEXES.clear()  # a fresh process: nothing summarised in memory
     project._DIRECTORIES.clear()
+    project._MARKED.clear()
     start = time.perf_counter()
     for path in paths:
         if indexed is None:

@@ -242,11 +242,21 @@ def import_root(path: Path) -> Path:
 
 
 def project_root(path: Path) -> Optional[Path]:
-    """The nearest directory above ``path`` with a project marker, as black and ruff find theirs."""
+    """The nearest directory above ``path`` with a project marker, as black and ruff find theirs (each
+    directory is looked at once per process: sibling directories share their ancestors' answers)."""
+    walked: list[Path] = []
+    found: Optional[Path] = None
     for directory in path.parents:
+        if directory in _MARKED:
+            found = _MARKED[directory]
+            break
+        walked.append(directory)
         if any((directory / marker).exists() for marker in _PROJECT_MARKERS):
-            return directory
-    return None
+            found = directory
+            break
+    for directory in walked:
+        _MARKED[directory] = found
+    return found
 
 
 def module_name(path: Path, root: Path) -> Optional[str]:
@@ -490,6 +500,7 @@ class ModuleContext:
 
 _INDEXES: dict[tuple[Path, ...], ProjectIndex] = {}
 _DIRECTORIES: dict[Path, tuple[Path, ProjectIndex]] = {}  # a directory's import root, and its project's index
+_MARKED: dict[Path, Optional[Path]] = {}  # a directory -> the project root above it (``project_root``)
 
 
 def context_for(path: Path) -> Optional[ModuleContext]:

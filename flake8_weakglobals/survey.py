@@ -338,6 +338,7 @@ def _settle_candidates(survey: Survey, pending: _Pending) -> None:
     for owner, attribute, container in pending.self_containers:
         if owner.name in singleton_lineage or container in (ContainerType.WEAK_MAP, ContainerType.WEAK_SET):
             survey.instance_candidates.setdefault(owner.name, set()).add(attribute)
+    wrappers: dict[str, bool] = {}  # a local decorator is read once, however many functions it decorates
     for function, owner in pending.decorated:
         for decorator in function.decorator_list:
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
@@ -345,7 +346,9 @@ def _settle_candidates(survey: Survey, pending: _Pending) -> None:
             if qualified in CACHE_DECORATORS:
                 survey.cached_functions.append(CachedFunction(function, decorator, owner))
             elif isinstance(target, ast.Name) and target.id in survey.functions and survey.names.defines(target.id):
-                if wraps_a_cache(survey.functions[target.id], survey.names.qualify):
+                if target.id not in wrappers:
+                    wrappers[target.id] = wraps_a_cache(survey.functions[target.id], survey.names.qualify)
+                if wrappers[target.id]:
                     survey.cached_functions.append(CachedFunction(function, decorator, owner, wrapper=target.id))
             elif qualified is not None and survey.imported.is_cache_decorator(qualified):
                 survey.cached_functions.append(CachedFunction(function, decorator, owner, wrapper=qualified))
