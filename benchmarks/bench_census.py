@@ -18,12 +18,11 @@ import sys
 import time
 import types
 from pathlib import Path
-from typing import Callable
-
 import torch
 from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _common import best  # noqa: E402
 from flake8_weakglobals.census import Census  # noqa: E402
 
 
@@ -43,15 +42,6 @@ def build(objects: int, modules: int) -> types.ModuleType:
     state.models = {f"model{index}": nn.Linear(4, 4) for index in range(modules)}
     sys.modules[state.__name__] = state
     return state
-
-
-def best(run: Callable[[], object], repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def measure(objects: int, modules: int) -> dict[str, float]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import gc
 import json
 import sys
-import time
 import tracemalloc
 import weakref
 from typing import Any, Callable
@@ -19,6 +18,8 @@ from typing import Any, Callable
 import deepspeed.utils.debug as debug
 import torch
 from torch import nn
+
+from _common import best
 
 MIB = 2**20
 
@@ -118,18 +119,11 @@ def timing() -> dict[str, Any]:
     model = nn.Sequential(*(nn.Linear(1, 1) for _ in range(5000)))  # 5,000 weights + 5,000 biases
     parameters = list(model.parameters())
 
-    def best(run: Callable[[], object], repeat: int = 5) -> float:
-        times = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            run()
-            times.append(time.perf_counter() - start)
-        return min(times)
 
-    extract = best(lambda: debug.debug_extract_module_and_param_names(model))
+    extract = best(lambda: debug.debug_extract_module_and_param_names(model), repeat=5)
     debug.debug_extract_module_and_param_names(model)
     keys = parameters * 100  # 1,000,000 lookups
-    lookup = best(lambda: [debug.debug_param2name(parameter) for parameter in keys])
+    lookup = best(lambda: [debug.debug_param2name(parameter) for parameter in keys], repeat=5)
     return {"parameters": len(parameters), "extract_s": extract, "lookups": len(keys), "lookup_s": lookup}
 
 
