@@ -125,3 +125,11 @@ def test_objects_built_where_the_container_is_filled_are_never_dropped_by_a_fix(
     assert code == "WG001" and "built where it is filled (built by `nn.ReLU(...)`" in why
     code, why = decide("", HEAD.replace("names = {}", "names = [torch.empty(8)]"))
     assert code == "WG007" and "a weak container would drop them at once" in why
+
+
+def test_a_data_ptr_key_is_id_like_and_never_unwrapped() -> None:
+    """``x.data_ptr()`` is an address as ``id(x)`` is (WG005 when never emptied), but views share it: the
+    key is not the object, so the codemod must not turn it into one."""
+    code, reason = decide("def g(t: torch.Tensor):\n    names[t.data_ptr()] = t.sum()\n")
+    assert code == "WG005"
+    assert reason == "it is keyed by `t.data_ptr()`, which every view of the storage shares (line 8)"
