@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .containers import ContainerType
-from .project import CACHE_FUNCTIONS as CACHE_DECORATORS, ModuleContext
+from .project import ModuleContext
+from .summaries import CACHE_FUNCTIONS as CACHE_DECORATORS
 from .vocabulary import Vocabulary
 
 
@@ -24,6 +25,17 @@ class ImportedKind:
 @dataclass(frozen=True)
 class ImportedContainer:
     module: str  # where it is defined: ``pkg.state``
+    line: int
+    type: ContainerType
+
+
+@dataclass(frozen=True)
+class ImportedKeeper:
+    """A project function of another module that keeps one of its arguments in a container of its own."""
+
+    module: str  # where the function and the container are: ``pkg.state``
+    position: int  # of the kept argument, as callers pass it (``cls`` not counted)
+    container: str  # ``registry``, or ``Store._items`` for a class-level one
     line: int
     type: ContainerType
 
@@ -74,6 +86,13 @@ class Imported:
         found = self.context.index.container(self.context.absolute(qualified))
         return ImportedContainer(found[0], found[1], ContainerType(found[2])) if found is not None else None
 
+    def keeper(self, qualified: str) -> Optional[ImportedKeeper]:
+        """``Store.put`` / ``register``, imported from another project module, when it keeps an argument."""
+        if self.context is None:
+            return None
+        found = self.context.index.keeper(self.context.absolute(qualified))
+        return ImportedKeeper(found[0], found[1], found[2], found[3], ContainerType(found[4])) if found is not None else None
+
     def emptied_elsewhere(self, name: str) -> Optional[str]:
         """The module beside this one that empties this module's global ``name`` (``layers.registry.clear()``)."""
         if self.context is None:
@@ -82,12 +101,9 @@ class Imported:
 
     def star_names(self, module: str) -> list[tuple[str, str]]:
         """The names ``from module import *`` binds (``module`` as written, possibly relative), each with
-        where it really lives: a star import of a module that did ``import functools`` binds ``functools``."""
-        if self.context is None:
-            return []
-        absolute = self.context.absolute(module)
-        index = self.context.index
-        return [(name, index.resolve(f"{absolute}.{name}")) for name in index.star_names(absolute)]
+        what that module imported it as: a star import of a module that did ``import functools`` binds
+        ``functools``."""
+        return self.context.index.star_names(self.context.absolute(module)) if self.context is not None else []
 
 
 NOWHERE = Imported(None, Vocabulary())

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from typing import Optional
+from typing import Callable, Optional
 
 _BUILTINS = frozenset(dir(builtins))
 
@@ -17,6 +17,7 @@ class Names:
     def __init__(self) -> None:
         self._aliases: dict[str, str] = {}
         self._module_names: set[str] = set()
+        self._stars: list[Callable[[], list[tuple[str, str]]]] = []  # star imports not read yet
 
     def add_import(self, node: ast.Import | ast.ImportFrom, *, module_level: bool) -> None:
         """Record the names an import binds; imports inside functions never override module-level ones."""
@@ -35,9 +36,17 @@ class Names:
             else:
                 self._aliases.setdefault(local, target)
 
-    def add_star_name(self, name: str, target: str) -> None:
-        """A name ``from module import *`` binds: an import, unless the module binds the name otherwise."""
-        self._aliases.setdefault(name, target)
+    def add_star_import(self, names: Callable[[], list[tuple[str, str]]]) -> None:
+        """``from module import *``: ``names()`` lists what it binds, each with where it really lives. It is
+        called only when a name is not known otherwise, so a star import of a project module costs its
+        summary only in a module that asks about such a name. Explicit imports win over star-bound names."""
+        self._stars.append(names)
+
+    def _read_stars(self) -> None:
+        stars, self._stars = self._stars, []
+        for names in stars:
+            for name, target in names():
+                self._aliases.setdefault(name, target)
 
     def add_module_name(self, name: str) -> None:
         """A name bound at module level by other means (``def``, ``class``, assignment): not a builtin."""
@@ -47,9 +56,13 @@ class Names:
         """Whether the module binds ``name`` itself, other than by importing it."""
         return name in self._module_names and name not in self._aliases
 
+    def is_imported(self, name: str) -> bool:
+        """Whether an explicit import binds ``name`` (star imports are not read for this)."""
+        return name in self._aliases
+
     def imported_from(self, name: str) -> Optional[str]:
         """The module ``name`` is imported from (``mylib.weak`` for ``from mylib.weak import WeakIdMap``)."""
-        target = self._aliases.get(name)
+        target = self._alias(name)
         return target.rpartition(".")[0] if target is not None and "." in target else None
 
     def qualify(self, expr: ast.expr) -> Optional[str]:
@@ -58,11 +71,18 @@ class Names:
             base = self.qualify(expr.value)
             return f"{base}.{expr.attr}" if base else None
         if isinstance(expr, ast.Name):
-            if expr.id in self._aliases:
-                return self._aliases[expr.id]
+            if (target := self._alias(expr.id)) is not None:
+                return target
             if expr.id in _BUILTINS and expr.id not in self._module_names:
                 return f"builtins.{expr.id}"
         return None
+
+    def _alias(self, name: str) -> Optional[str]:
+        """What ``name`` was imported as; star imports are read at the first name that needs them (a
+        module's own names and builtins never do)."""
+        if name not in self._aliases and self._stars and name not in self._module_names and name not in _BUILTINS:
+            self._read_stars()
+        return self._aliases.get(name)
 
 
 def is_our_runtime(module: str) -> bool:

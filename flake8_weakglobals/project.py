@@ -1,9 +1,8 @@
 """The project index: what the other modules of the checked file's project define, read lazily.
 
-It sits below the analysis and knows nothing of rules. For each module it keeps a summary built with
-``ast`` from module-level statements only: the classes and their bases, the functions that wrap
-``functools.lru_cache``, what functions are annotated to return, the module-level containers, the names a
-star import brings, and what the module imports. Every name in a summary is absolute (``pkg.base.Rotary``).
+It sits below the analysis and knows nothing of rules. It finds a project's modules, builds each one's
+summary (``summaries.py``) on first use, keeps it on disk, and answers questions by following re-exports,
+star imports and base classes through them.
 
 Resolution is forward only: a checked file asks about the names it imports (and follows re-exports and base
 classes through the modules they lead to), never about who imports it. So per-file flake8 stays per-file,
@@ -20,203 +19,20 @@ import json
 import os
 import tempfile
 import warnings
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterator, Optional
 
-from .containers import ContainerType, classify
-from .names import Names
+from . import summaries
+from .summaries import ModuleSummary, absolute, emptied_by, summarize
 
 #: Entries are valid only for the summariser that wrote them: its own source is part of the key.
-_FORMAT = hashlib.blake2b(Path(__file__).read_bytes(), digest_size=8).hexdigest()
+_FORMAT = hashlib.blake2b(Path(summaries.__file__).read_bytes(), digest_size=8).hexdigest()
 _MAX_HOPS = 12  # re-exports and base classes followed per question: cycles and huge chains stay bounded
 _MAX_FILE_BYTES = 2_000_000  # generated giants are not worth a parse to answer about one name
 _PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
-CACHE_FUNCTIONS = frozenset({"functools.lru_cache", "functools.cache"})
-_EMPTYING = frozenset({"clear", "pop", "popitem", "remove", "discard"})
 CACHE_DIRECTORY_VARIABLE = "WEAKGLOBALS_CACHE_DIR"
 NO_CACHE_VARIABLE = "WEAKGLOBALS_NO_CACHE"
-
-
-@dataclass
-class ModuleSummary:
-    name: str
-    aliases: dict[str, str] = field(default_factory=dict)  # module-level imports: local name -> absolute target
-    classes: dict[str, list[str]] = field(default_factory=dict)  # class -> its bases, absolute
-    cache_wrappers: list[str] = field(default_factory=list)  # functions (or names) that wrap lru_cache
-    returns: dict[str, str] = field(default_factory=dict)  # function -> the absolute type it is annotated to return
-    containers: dict[str, tuple[int, str]] = field(default_factory=dict)  # container -> (line, ContainerType value)
-    exports: list[str] = field(default_factory=list)  # what ``from module import *`` binds
-    stars: list[str] = field(default_factory=list)  # modules it star-imports
-
-
-def absolute(target: str, module: str, is_package: bool) -> str:
-    """``.base.Rotary`` imported in ``pkg.models.llama`` is ``pkg.models.base.Rotary``."""
-    level = len(target) - len(target.lstrip("."))
-    if not level:
-        return target
-    parts = module.split(".") if is_package else module.split(".")[:-1]
-    base = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
-    rest = target[level:]
-    return ".".join([*base, rest] if rest else base)
-
-
-def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> ModuleSummary:
-    """The summary of one parsed module. Only module-level statements are read, ``if`` blocks included;
-    functions are searched for ``lru_cache`` only in a module whose text names a cache."""
-    mentions_a_cache = "cache" in source
-    names = Names()
-    summary = ModuleSummary(module)
-    statements = list(_module_statements(tree.body))
-    for statement in statements:
-        if isinstance(statement, (ast.Import, ast.ImportFrom)):
-            names.add_import(statement, module_level=True)
-            if isinstance(statement, ast.ImportFrom) and any(alias.name == "*" for alias in statement.names):
-                star = "." * statement.level + (statement.module or "")
-                summary.stars.append(absolute(star, module, is_package))
-    local = {
-        statement.name
-        for statement in statements
-        if isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-    }
-
-    def qualify(expr: ast.expr) -> Optional[str]:
-        root = expr
-        while isinstance(root, ast.Attribute):
-            root = root.value
-        if isinstance(root, ast.Name) and root.id in local and not isinstance(expr, ast.Attribute):
-            return f"{module}.{root.id}"
-        qualified = names.qualify(expr)
-        return absolute(qualified, module, is_package) if qualified else None
-
-    for statement in statements:
-        if isinstance(statement, (ast.Import, ast.ImportFrom)):
-            for alias in statement.names:
-                if alias.name != "*":
-                    local_name = alias.asname or alias.name.partition(".")[0]
-                    target = names.qualify(ast.Name(local_name))
-                    if target:
-                        summary.aliases[local_name] = absolute(target, module, is_package)
-        elif isinstance(statement, ast.ClassDef):
-            summary.classes[statement.name] = [q for base in statement.bases if (q := qualify(base))]
-        elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if mentions_a_cache and wraps_a_cache(statement, qualify):
-                summary.cache_wrappers.append(statement.name)
-            returned = _returned_type(statement.returns, qualify)
-            if returned:
-                summary.returns[statement.name] = returned
-        elif isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
-            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-            for target in targets:
-                if isinstance(target, ast.Name):
-                    _summarize_binding(summary, target.id, statement, names, qualify)
-    summary.exports = _exports(tree, statements, summary)
-    return summary
-
-
-def emptied_by(tree: ast.Module, module: str, is_package: bool) -> set[str]:
-    """The names, of this module or imported, that it empties: ``layers.registry.clear()``,
-    ``registry.pop(k)``, ``del registry[k]``, wherever it happens (a function importing locally included).
-    Not part of the summary: only WG005 asks, about the neighbours of one module, so it is read on demand."""
-    names, local = Names(), Names()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            local.add_import(node, module_level=False)
-    for statement in tree.body:
-        if isinstance(statement, (ast.Import, ast.ImportFrom)):
-            names.add_import(statement, module_level=True)
-    found = set()
-    for node in ast.walk(tree):
-        target = None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _EMPTYING:
-            target = node.func.value
-        elif isinstance(node, ast.Delete):
-            target = next((t.value for t in node.targets if isinstance(t, ast.Subscript)), None)
-        if isinstance(target, (ast.Name, ast.Attribute)):
-            qualified = names.qualify(target) or local.qualify(target)
-            if qualified and not qualified.startswith("builtins."):
-                found.add(absolute(qualified, module, is_package))
-    return found
-
-
-def _module_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """Module-level statements, looking into ``if``/``try`` blocks (``TYPE_CHECKING``, fallbacks)."""
-    for statement in body:
-        yield statement
-        if isinstance(statement, ast.If):
-            yield from _module_statements(statement.body)
-            yield from _module_statements(statement.orelse)
-        elif isinstance(statement, ast.Try):
-            for block in (statement.body, statement.orelse, statement.finalbody, *(h.body for h in statement.handlers)):
-                yield from _module_statements(block)
-
-
-def _summarize_binding(summary: ModuleSummary, name: str, statement: ast.Assign | ast.AnnAssign, names: Names, qualify) -> None:  # type: ignore[no-untyped-def]
-    value = statement.value
-    assert value is not None
-    constructor = classify(value, names)
-    if constructor is not None and constructor.type is not ContainerType.PLACEHOLDER:
-        summary.containers[name] = (statement.lineno, constructor.type.value)
-    cache_call = value.func if isinstance(value, ast.Call) else value
-    if isinstance(cache_call, (ast.Name, ast.Attribute)) and qualify(cache_call) in CACHE_FUNCTIONS:
-        summary.cache_wrappers.append(name)  # ``my_cache = functools.lru_cache(maxsize=None)``
-
-
-def wraps_a_cache(function: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> bool:  # type: ignore[no-untyped-def]
-    """A decorator (or decorator factory) that applies ``functools.lru_cache``/``cache`` to the function it
-    decorates: ``lru_cache(maxsize=n)(fn)`` or ``cache(fn)`` on one of its own (or a nested function's)
-    parameters, or ``return lru_cache(...)``. A cache it keeps for something else (``@lru_cache`` on a
-    warn-once helper inside ``deprecated``) does not make it one."""
-    if any(qualify(d.func if isinstance(d, ast.Call) else d) in CACHE_FUNCTIONS for d in function.decorator_list):
-        return False
-    local = Names()  # ``import functools`` inside the wrapper counts as well
-    parameters: set[str] = set()
-    for node in ast.walk(function):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            local.add_import(node, module_level=True)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            parameters.update(argument.arg for argument in node.args.args + node.args.posonlyargs + node.args.kwonlyargs)
-
-    def is_cache(expr: ast.expr) -> bool:
-        expr = expr.func if isinstance(expr, ast.Call) else expr
-        return isinstance(expr, (ast.Name, ast.Attribute)) and bool(CACHE_FUNCTIONS & {qualify(expr), local.qualify(expr)})
-
-    for node in ast.walk(function):
-        if isinstance(node, ast.Return) and isinstance(node.value, ast.Call) and is_cache(node.value.func):
-            return True  # ``return functools.lru_cache(maxsize=None)``: hands out the cache decorator itself
-        if isinstance(node, ast.Call) and is_cache(node.func) and node.args:
-            applied = node.args[0]
-            if isinstance(applied, ast.Name) and applied.id in parameters:
-                return True
-    return False
-
-
-def _returned_type(annotation: Optional[ast.expr], qualify) -> Optional[str]:  # type: ignore[no-untyped-def]
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:
-            annotation = ast.parse(annotation.value, mode="eval").body
-        except SyntaxError:
-            return None
-    if isinstance(annotation, ast.Subscript) and qualify(annotation.value) in ("typing.Optional",):
-        annotation = annotation.slice
-    return qualify(annotation) if isinstance(annotation, (ast.Name, ast.Attribute)) else None
-
-
-def _exports(tree: ast.Module, statements: list[ast.stmt], summary: ModuleSummary) -> list[str]:
-    for statement in tree.body:
-        if (
-            isinstance(statement, ast.Assign)
-            and any(isinstance(target, ast.Name) and target.id == "__all__" for target in statement.targets)
-            and isinstance(statement.value, (ast.List, ast.Tuple))
-        ):
-            return [e.value for e in statement.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
-    defined = set(summary.aliases) | set(summary.classes) | set(summary.returns) | set(summary.containers)
-    for statement in statements:
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            defined.add(statement.name)
-        elif isinstance(statement, ast.Assign):
-            defined.update(target.id for target in statement.targets if isinstance(target, ast.Name))
-    return sorted(name for name in defined if not name.startswith("_"))
 
 
 def _parse(path: Path) -> Optional[tuple[ast.Module, str]]:
@@ -326,9 +142,12 @@ def default_cache(project: Optional[Path]) -> Optional[SummaryCache]:
 class ProjectIndex:
     """Module summaries of one project, found under its import roots and built (or loaded) on first use."""
 
-    def __init__(self, roots: list[Path], cache: Optional[SummaryCache], project: Optional[Path] = None) -> None:
+    def __init__(
+        self, roots: list[Path], cache: Optional[SummaryCache], project: Optional[Path] = None, package: str = ""
+    ) -> None:
         self.roots = roots
         self.project = project  # the directory with the project's marker, if any
+        self.package = package  # when set, the one top-level package this index knows (an installed one)
         self.cache = cache
         self._files: dict[str, Optional[tuple[Path, bool]]] = {}  # module -> (file, is a package), or None
         self._loaded: dict[Path, tuple[tuple[int, int], Optional[ModuleSummary]]] = {}
@@ -353,6 +172,8 @@ class ProjectIndex:
         return loaded[1]
 
     def _find(self, name: str) -> Optional[tuple[Path, bool]]:
+        if self.package and name.partition(".")[0] != self.package:
+            return None
         for root in self.roots:
             base = root.joinpath(*name.split("."))
             for path, is_package in ((base / "__init__.py", True), (base.with_name(base.name + ".py"), False)):
@@ -450,6 +271,18 @@ class ProjectIndex:
         line, kind = located[0].containers[located[1]]
         return located[0].name, line, kind
 
+    def keeper(self, qualified: str) -> Optional[tuple[str, int, str, int, str]]:
+        """What the project function or static/class method ``qualified`` keeps of its arguments: (its
+        module, the argument's position, the container, its line, its ContainerType value)."""
+        located = self.locate(qualified)
+        if located is None:
+            owner, _, method = qualified.rpartition(".")  # ``pkg.state.Store.put``: a method of a class
+            in_class = self.locate(owner) if owner else None
+            located = (in_class[0], f"{in_class[1]}.{method}") if in_class is not None else None
+        if located is None or located[1] not in located[0].keepers:
+            return None
+        return (located[0].name, *located[0].keepers[located[1]])
+
     def emptied_nearby(self, qualified: str) -> Optional[str]:
         """A module beside the one defining ``qualified`` (same directory) that empties it, if any. Only
         neighbours are read, so the question costs at most one directory of summaries."""
@@ -481,9 +314,16 @@ class ProjectIndex:
             known = self._emptying[path] = (stamp, emptied_by(parsed[0], name, is_package) if parsed else set())
         return known[1]
 
-    def star_names(self, module: str) -> list[str]:
+    def star_names(self, module: str) -> list[tuple[str, str]]:
+        """What ``from module import *`` binds, each name with the target the module imported it as (one
+        hop: the questions asked later follow the rest, so a star import costs one summary, not one per name)."""
         summary = self.module(module)
-        return summary.exports if summary is not None else []
+        if summary is None:
+            return []
+        return [
+            (name, summary.aliases.get(name) or self._through_stars(summary, name) or f"{module}.{name}")
+            for name in summary.exports
+        ]
 
 
 @dataclass(frozen=True)
@@ -498,7 +338,8 @@ class ModuleContext:
         return absolute(qualified, self.name, self.is_package)
 
 
-_INDEXES: dict[tuple[Path, ...], ProjectIndex] = {}
+_INSTALLED_ROOTS = frozenset({"site-packages", "dist-packages"})
+_INDEXES: dict[tuple[object, ...], ProjectIndex] = {}
 _DIRECTORIES: dict[Path, tuple[Path, ProjectIndex]] = {}  # a directory's import root, and its project's index
 _MARKED: dict[Path, Optional[Path]] = {}  # a directory -> the project root above it (``project_root``)
 
@@ -510,13 +351,18 @@ def context_for(path: Path) -> Optional[ModuleContext]:
     if not path.is_file():
         return None  # stdin, a snippet: nothing around it to resolve
     if path.parent not in _DIRECTORIES:  # files of one directory share their roots: a few stats per directory
-        root, marked = import_root(path), project_root(path)
+        root = import_root(path)
+        # Beside an installed package (site-packages) sit other, independent distributions, and any marker
+        # above it (a pyenv checkout's .git) is not the user's project: the package alone is the project.
+        installed = root.name in _INSTALLED_ROOTS
+        marked = None if installed else project_root(path)
+        package = (module_name(path, root) or "").partition(".")[0] if installed else ""
         roots = [root]
         if marked is not None:
             roots.extend(candidate for candidate in (marked, marked / "src") if candidate != root and candidate.is_dir())
-        key = tuple(roots)
+        key = (*roots, package)
         if key not in _INDEXES:
-            _INDEXES[key] = ProjectIndex(roots, default_cache(marked), marked)
+            _INDEXES[key] = ProjectIndex(roots, default_cache(marked), marked, package)
         _DIRECTORIES[path.parent] = (root, _INDEXES[key])
     root, index = _DIRECTORIES[path.parent]
     name = module_name(path, root)

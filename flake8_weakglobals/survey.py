@@ -8,33 +8,64 @@ container later), ``self.X = container`` in methods, and module-level instances 
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, field
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 from .containers import ContainerType, classify
-from .imported import CACHE_DECORATORS, NOWHERE, Imported, ImportedContainer
+from .imported import CACHE_DECORATORS, NOWHERE, Imported, ImportedContainer, ImportedKeeper
 from .names import Names
-from .project import wraps_a_cache
+from .summaries import wraps_a_cache
 from .scopes import COMPOUND, FUNCTIONS, FunctionNode, function_parameters, nested_blocks
 from .vocabulary import Vocabulary
 
 _FILLING_METHODS = frozenset({"append", "add", "setdefault", "update", "extend", "insert", "appendleft"})
 
 
+@dataclass(frozen=True)
+class FrameworkLineage:
+    kind: Optional[str] = None  # framework kind of the instances, for subclasses of nn.Module, Tensor, ...
+    base: str = ""  # the base that made it one, as written: "nn.Module"
+    through: str = ""  # for a base from another project module: ``pkg.base.Rotary`` derives from ...
+
+
+NOT_FRAMEWORK = FrameworkLineage()
+
+
 @dataclass(eq=False)
 class ClassInfo:
     node: ast.ClassDef
     qualname: str  # ``A.Meta`` for a class nested in ``A``: two nested ``Meta`` classes are two classes
-    kind: Optional[str] = None  # framework kind of its instances, for subclasses of nn.Module, Tensor, ...
-    framework_base: str = ""  # the base that made it one, as written: "nn.Module"
-    framework_through: str = ""  # for a base from another project module: ``pkg.base.Rotary`` derives from ...
     local_bases: list[str] = field(default_factory=list)
     methods: dict[str, FunctionNode] = field(default_factory=dict)
     self_attributes: set[str] = field(default_factory=set)  # assigned as ``self.X``: shadow class attributes
+    #: Works out the lineage on first use: a base imported from another project module costs a summary, so
+    #: only the classes a judgement needs are resolved, and a module with no candidates asks nothing.
+    lineage_of: Callable[[ClassInfo], FrameworkLineage] = field(default=lambda info: NOT_FRAMEWORK, repr=False)
+    _lineage: Optional[FrameworkLineage] = field(default=None, repr=False)
 
     @property
     def name(self) -> str:
         return self.qualname
+
+    @property
+    def lineage(self) -> FrameworkLineage:
+        if self._lineage is None:
+            self._lineage = NOT_FRAMEWORK  # a local inheritance cycle ends here
+            self._lineage = self.lineage_of(self)
+        return self._lineage
+
+    @property
+    def kind(self) -> Optional[str]:
+        return self.lineage.kind
+
+    @property
+    def framework_base(self) -> str:
+        return self.lineage.base
+
+    @property
+    def framework_through(self) -> str:
+        return self.lineage.through
 
 
 @dataclass(frozen=True)
@@ -43,6 +74,15 @@ class CachedFunction:
     decorator: ast.expr
     owner: Optional[ClassInfo]
     wrapper: Optional[str] = None  # the project's own decorator that applies ``lru_cache``, qualified
+
+
+@dataclass(frozen=True)
+class KeptArgument:
+    """``Store.put(self)``: an argument passed to another module's function that keeps it."""
+
+    call: ast.Call
+    argument: ast.expr
+    keeper: ImportedKeeper
 
 
 @dataclass
@@ -60,11 +100,15 @@ class Survey:
     cached_functions: list[CachedFunction] = field(default_factory=list)
     functions: dict[str, FunctionNode] = field(default_factory=dict)  # module-level ``def``s
     imported_containers: dict[str, ImportedContainer] = field(default_factory=dict)  # filled here, defined elsewhere
+    kept_arguments: list[KeptArgument] = field(default_factory=list)
     imported: Imported = NOWHERE
 
     @property
     def has_candidates(self) -> bool:
-        return bool(self.module_candidates or self.class_candidates or self.instance_candidates or self.cached_functions)
+        return bool(
+            self.module_candidates or self.class_candidates or self.instance_candidates or self.cached_functions
+            or self.kept_arguments
+        )
 
     def holders(self, owner: str) -> list[str]:
         """The long-lived instances (module-level, or held by a class attribute) whose class is ``owner``
@@ -92,7 +136,7 @@ def survey_module(module: ast.Module, vocabulary: Vocabulary, imported: Imported
     pending = _Pending()
     _visit(survey, pending, module.body, owner=None, function=None, prefix="")
     _settle_class_kinds(survey, vocabulary)
-    _settle_candidates(survey, pending)
+    _settle_candidates(survey, pending, vocabulary)
     return survey
 
 
@@ -110,6 +154,8 @@ class _Pending:
     attributes_given_containers: set[str] = field(default_factory=set)  # ``x.attr = {}`` anywhere
     class_body_instances: list[tuple[ClassInfo, str, ast.expr]] = field(default_factory=list)
     filled_names: set[str] = field(default_factory=set)  # ``X[k] = v``, ``X.append(v)``: maybe an imported container
+    #: Calls made as statements inside functions, with the function: maybe to another module's keeper
+    calls: list[tuple[ast.Call, FunctionNode]] = field(default_factory=list)
 
 
 def _visit(
@@ -129,8 +175,7 @@ def _visit(
             survey.names.add_import(statement, module_level=at_module)
             if isinstance(statement, ast.ImportFrom) and at_module and any(a.name == "*" for a in statement.names):
                 star = "." * statement.level + (statement.module or "")
-                for name, target in survey.imported.star_names(star):
-                    survey.names.add_star_name(name, target)
+                survey.names.add_star_import(functools.partial(survey.imported.star_names, star))
         elif isinstance(statement, ast.ClassDef):
             info = ClassInfo(statement, prefix + statement.name)
             survey.classes.setdefault(info.qualname, info)
@@ -150,6 +195,8 @@ def _visit(
             method = statement.value.func
             if isinstance(method, ast.Attribute) and method.attr in _FILLING_METHODS and isinstance(method.value, ast.Name):
                 pending.filled_names.add(method.value.id)
+            elif function is not None and statement.value.args:
+                pending.calls.append((statement.value, function))
         if type(statement) in COMPOUND:
             if at_module and _is_main_guard(statement):
                 continue  # ``if __name__ == "__main__":`` binds a script's locals, not module state
@@ -269,30 +316,76 @@ def _decorator_name(decorator: ast.expr) -> str:
 
 
 def _settle_class_kinds(survey: Survey, vocabulary: Vocabulary) -> None:
+    """Record each class's local bases; its framework lineage is worked out when first asked."""
+    lineage_of = functools.partial(_lineage_of, survey, vocabulary)
     for info in survey.classes.values():
-        for base in info.node.bases:
-            if isinstance(base, ast.Name) and base.id in survey.classes:
-                info.local_bases.append(base.id)
-            elif info.kind is None:
-                qualified = survey.names.qualify(base)
-                kind = vocabulary.kind_of_type(qualified) if qualified else None
-                if kind is not None:
-                    info.kind, info.framework_base = kind, ast.unparse(base)
-                elif qualified is not None and (imported := survey.imported.class_kind(qualified)) is not None:
-                    info.kind, info.framework_base = imported.kind, ast.unparse(base)
-                    info.framework_through = imported.why
-    changed = True
-    while changed:  # kinds flow down local inheritance chains, in any definition order
-        changed = False
-        for info in survey.classes.values():
-            if info.kind is None:
-                for base in info.local_bases:
-                    inherited = survey.classes.get(base)
-                    if inherited is not None and inherited.kind is not None:
-                        info.kind, info.framework_base = inherited.kind, inherited.framework_base
-                        info.framework_through = inherited.framework_through
-                        changed = True
-                        break
+        info.lineage_of = lineage_of
+        info.local_bases.extend(base.id for base in info.node.bases if isinstance(base, ast.Name) and base.id in survey.classes)
+
+
+def _lineage_of(survey: Survey, vocabulary: Vocabulary, info: ClassInfo) -> FrameworkLineage:
+    """A framework base named by the class itself (through its imports, or another project module's class)
+    wins; else the first local base that has one passes it down, in any definition order."""
+    for base in info.node.bases:
+        if isinstance(base, ast.Name) and base.id in survey.classes:
+            continue
+        qualified = survey.names.qualify(base)
+        kind = vocabulary.kind_of_type(qualified) if qualified else None
+        if kind is not None:
+            return FrameworkLineage(kind, ast.unparse(base))
+        if qualified is not None and (imported := survey.imported.class_kind(qualified)) is not None:
+            return FrameworkLineage(imported.kind, ast.unparse(base), imported.why)
+    for base in info.local_bases:
+        inherited = survey.classes[base].lineage
+        if inherited.kind is not None:
+            return inherited
+    return NOT_FRAMEWORK
+
+
+#: Methods whose results are a model's own modules, parameters or buffers: what a loop over them binds
+#: is worth asking another module about.
+_MODEL_ITERATORS = frozenset(
+    "parameters named_parameters modules named_modules children named_children buffers named_buffers".split()
+)
+
+
+def _settle_kept_arguments(survey: Survey, pending: _Pending, vocabulary: Vocabulary) -> None:
+    """Calls to another project module's function that keeps an argument (``Store.put(self)``). Only a
+    call passing what is plainly a framework object asks the index (each question may cost a summary):
+    ``self`` of a framework class, a parameter annotated with a framework type, or what a loop over a
+    model's parameters or modules binds. The evidence is then judged as for any fill."""
+    for call, function in pending.calls:
+        root = call.func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name) or not survey.names.is_imported(root.id):
+            continue
+        qualified = survey.names.qualify(call.func)
+        if qualified is None or not any(_plainly_framework(argument, function, survey, vocabulary) for argument in call.args):
+            continue
+        keeper = survey.imported.keeper(qualified)
+        if keeper is not None and keeper.position < len(call.args) and not isinstance(call.args[keeper.position], ast.Starred):
+            survey.kept_arguments.append(KeptArgument(call, call.args[keeper.position], keeper))
+
+
+def _plainly_framework(argument: ast.expr, function: FunctionNode, survey: Survey, vocabulary: Vocabulary) -> bool:
+    if not isinstance(argument, ast.Name):
+        return False
+    parameters = function_parameters(function)
+    owner = survey.method_owner.get(function)
+    if parameters and argument.id == parameters[0].arg and owner is not None and function not in survey.unbound_methods:
+        return owner.kind is not None  # ``self`` of a module class
+    for parameter in parameters:
+        if parameter.arg == argument.id and parameter.annotation is not None:
+            qualified = survey.names.qualify(parameter.annotation)
+            return qualified is not None and vocabulary.kind_of_type(qualified) is not None
+    for node in ast.walk(function):
+        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Call):
+            method = node.iter.func
+            bound = {name.id for name in ast.walk(node.target) if isinstance(name, ast.Name)}
+            if isinstance(method, ast.Attribute) and method.attr in _MODEL_ITERATORS and argument.id in bound:
+                return True
+    return False
 
 
 def _is_cls(expr: ast.expr, function: FunctionNode, survey: Survey) -> bool:
@@ -307,7 +400,7 @@ def _module_class(survey: Survey, expr: ast.expr) -> Optional[ClassInfo]:
     return None
 
 
-def _settle_candidates(survey: Survey, pending: _Pending) -> None:
+def _settle_candidates(survey: Survey, pending: _Pending, vocabulary: Vocabulary) -> None:
     for class_name, attribute in pending.class_placeholders:  # ``X = None`` in a class, ``cls.X = {}`` later
         if attribute in pending.attributes_given_containers:
             survey.class_candidates.setdefault(class_name, set()).add(attribute)
@@ -321,6 +414,7 @@ def _settle_candidates(survey: Survey, pending: _Pending) -> None:
         if container is not None:
             survey.imported_containers[name] = container
             survey.module_candidates.add(name)  # its uses here are judged as a global's, reported here
+    _settle_kept_arguments(survey, pending, vocabulary)
     for target, callee, cls in pending.class_instances:
         if isinstance(callee, ast.Attribute) and callee.attr == "__new__":
             callee = callee.value  # ``cls._instance = cls.__new__(cls)``

@@ -1,0 +1,280 @@
+"""Module summaries: what one module defines that other modules of its project may ask about, read with
+``ast`` from module-level statements only (and the bodies of functions that may wrap a cache or keep an
+argument). The project index (``project.py``) builds, caches and follows them; nothing here knows of rules.
+
+A summary holds the classes and their bases, the functions that wrap ``functools.lru_cache``, what
+functions are annotated to return, the module-level and class-level containers, the functions that keep
+one of their arguments in such a container, the names a star import brings, and what the module imports.
+Every name in a summary is absolute (``pkg.base.Rotary``).
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Iterator, Optional
+
+from .containers import ContainerType, classify
+from .names import Names
+
+CACHE_FUNCTIONS = frozenset({"functools.lru_cache", "functools.cache"})
+_EMPTYING = frozenset({"clear", "pop", "popitem", "remove", "discard"})
+
+
+@dataclass
+class ModuleSummary:
+    name: str
+    aliases: dict[str, str] = field(default_factory=dict)  # module-level imports: local name -> absolute target
+    classes: dict[str, list[str]] = field(default_factory=dict)  # class -> its bases, absolute
+    cache_wrappers: list[str] = field(default_factory=list)  # functions (or names) that wrap lru_cache
+    returns: dict[str, str] = field(default_factory=dict)  # function -> the absolute type it is annotated to return
+    containers: dict[str, tuple[int, str]] = field(default_factory=dict)  # container -> (line, ContainerType value)
+    class_containers: dict[str, tuple[int, str]] = field(default_factory=dict)  # ``Store._items`` -> (line, type)
+    #: Functions that keep an argument in one of those containers: ``register`` or ``Store.put`` ->
+    #: (the argument's position as callers pass it, the container, its line, its ContainerType value)
+    keepers: dict[str, tuple[int, str, int, str]] = field(default_factory=dict)
+    exports: list[str] = field(default_factory=list)  # what ``from module import *`` binds
+    stars: list[str] = field(default_factory=list)  # modules it star-imports
+
+
+def absolute(target: str, module: str, is_package: bool) -> str:
+    """``.base.Rotary`` imported in ``pkg.models.llama`` is ``pkg.models.base.Rotary``."""
+    level = len(target) - len(target.lstrip("."))
+    if not level:
+        return target
+    parts = module.split(".") if is_package else module.split(".")[:-1]
+    base = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
+    rest = target[level:]
+    return ".".join([*base, rest] if rest else base)
+
+
+def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> ModuleSummary:
+    """The summary of one parsed module. Only module-level statements are read, ``if`` blocks included;
+    functions are searched for ``lru_cache`` only in a module whose text names a cache."""
+    mentions_a_cache = "cache" in source
+    names = Names()
+    summary = ModuleSummary(module)
+    statements = list(_module_statements(tree.body))
+    for statement in statements:
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            names.add_import(statement, module_level=True)
+            if isinstance(statement, ast.ImportFrom) and any(alias.name == "*" for alias in statement.names):
+                star = "." * statement.level + (statement.module or "")
+                summary.stars.append(absolute(star, module, is_package))
+    local = {
+        statement.name
+        for statement in statements
+        if isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+
+    def qualify(expr: ast.expr) -> Optional[str]:
+        root = expr
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in local and not isinstance(expr, ast.Attribute):
+            return f"{module}.{root.id}"
+        qualified = names.qualify(expr)
+        return absolute(qualified, module, is_package) if qualified else None
+
+    for statement in statements:
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            for alias in statement.names:
+                if alias.name != "*":
+                    local_name = alias.asname or alias.name.partition(".")[0]
+                    target = names.qualify(ast.Name(local_name))
+                    if target:
+                        summary.aliases[local_name] = absolute(target, module, is_package)
+        elif isinstance(statement, ast.ClassDef):
+            summary.classes[statement.name] = [q for base in statement.bases if (q := qualify(base))]
+            _summarize_class_containers(summary, statement, names)
+        elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if mentions_a_cache and wraps_a_cache(statement, qualify):
+                summary.cache_wrappers.append(statement.name)
+            returned = _returned_type(statement.returns, qualify)
+            if returned:
+                summary.returns[statement.name] = returned
+        elif isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    _summarize_binding(summary, target.id, statement, names, qualify)
+    summary.exports = _exports(tree, statements, summary)
+    if summary.containers or summary.class_containers:
+        _summarize_keepers(summary, statements)
+    return summary
+
+
+def _summarize_class_containers(summary: ModuleSummary, cls: ast.ClassDef, names: Names) -> None:
+    for statement in cls.body:
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+            constructor = classify(statement.value, names)
+            if constructor is None or constructor.type is ContainerType.PLACEHOLDER:
+                continue
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    summary.class_containers[f"{cls.name}.{target.id}"] = (statement.lineno, constructor.type.value)
+
+
+#: Calls that put their arguments into the container they are called on.
+_KEEPING_METHODS = frozenset({"append", "add", "setdefault", "insert", "appendleft", "extend"})
+
+
+def _summarize_keepers(summary: ModuleSummary, statements: list[ast.stmt]) -> None:
+    """Module-level functions, and static and class methods, that put one of their parameters into a
+    container of this module: what a caller in another module passes there is kept for as long as the
+    container lives (``Store.put(tensor)`` from a training loop)."""
+    for statement in statements:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            _summarize_keeper(summary, statement.name, statement, None)
+        elif isinstance(statement, ast.ClassDef):
+            for method in statement.body:
+                if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    _summarize_keeper(summary, f"{statement.name}.{method.name}", method, statement.name)
+
+
+def _summarize_keeper(summary: ModuleSummary, path: str, function: ast.FunctionDef | ast.AsyncFunctionDef, cls: Optional[str]) -> None:
+    decorators = {getattr(d, "id", getattr(d, "attr", "")) for d in function.decorator_list}
+    if cls is not None and not decorators & {"classmethod", "staticmethod"}:
+        return  # an instance method: which instance a caller elsewhere holds is not known here
+    parameters = [*function.args.posonlyargs, *function.args.args]
+    receiver = parameters.pop(0).arg if "classmethod" in decorators and parameters else None
+    positions = {parameter.arg: position for position, parameter in enumerate(parameters)}
+    rebound = {
+        target.id
+        for node in ast.walk(function)
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Name)
+    }
+
+    def container(expr: ast.expr) -> Optional[str]:
+        if isinstance(expr, ast.Name) and expr.id in summary.containers and expr.id not in rebound:
+            return expr.id
+        if cls is not None and isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+            if expr.value.id in (receiver, cls) and f"{cls}.{expr.attr}" in summary.class_containers:
+                return f"{cls}.{expr.attr}"
+        return None
+
+    for node in ast.walk(function):
+        kept: list[ast.expr] = []
+        holder = None
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Subscript) and (holder := container(target.value)):
+                    kept = [target.slice, node.value]
+                    break
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _KEEPING_METHODS:
+            holder = container(node.func.value)
+            kept = list(node.args)
+        for expr in kept:
+            parts = expr.elts if isinstance(expr, ast.Tuple) else [expr]
+            for part in parts:
+                if holder and isinstance(part, ast.Name) and part.id in positions:
+                    line, kind = summary.containers.get(holder) or summary.class_containers[holder]
+                    summary.keepers[path] = (positions[part.id], holder, line, kind)
+                    return
+
+
+def emptied_by(tree: ast.Module, module: str, is_package: bool) -> set[str]:
+    """The names, of this module or imported, that it empties: ``layers.registry.clear()``,
+    ``registry.pop(k)``, ``del registry[k]``, wherever it happens (a function importing locally included).
+    Not part of the summary: only WG005 asks, about the neighbours of one module, so it is read on demand."""
+    names, local = Names(), Names()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            local.add_import(node, module_level=False)
+    for statement in tree.body:
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            names.add_import(statement, module_level=True)
+    found = set()
+    for node in ast.walk(tree):
+        target = None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _EMPTYING:
+            target = node.func.value
+        elif isinstance(node, ast.Delete):
+            target = next((t.value for t in node.targets if isinstance(t, ast.Subscript)), None)
+        if isinstance(target, (ast.Name, ast.Attribute)):
+            qualified = names.qualify(target) or local.qualify(target)
+            if qualified and not qualified.startswith("builtins."):
+                found.add(absolute(qualified, module, is_package))
+    return found
+
+
+def _module_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Module-level statements, looking into ``if``/``try`` blocks (``TYPE_CHECKING``, fallbacks)."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, ast.If):
+            yield from _module_statements(statement.body)
+            yield from _module_statements(statement.orelse)
+        elif isinstance(statement, ast.Try):
+            for block in (statement.body, statement.orelse, statement.finalbody, *(h.body for h in statement.handlers)):
+                yield from _module_statements(block)
+
+
+def _summarize_binding(summary: ModuleSummary, name: str, statement: ast.Assign | ast.AnnAssign, names: Names, qualify) -> None:  # type: ignore[no-untyped-def]
+    value = statement.value
+    assert value is not None
+    constructor = classify(value, names)
+    if constructor is not None and constructor.type is not ContainerType.PLACEHOLDER:
+        summary.containers[name] = (statement.lineno, constructor.type.value)
+    cache_call = value.func if isinstance(value, ast.Call) else value
+    if isinstance(cache_call, (ast.Name, ast.Attribute)) and qualify(cache_call) in CACHE_FUNCTIONS:
+        summary.cache_wrappers.append(name)  # ``my_cache = functools.lru_cache(maxsize=None)``
+
+
+def wraps_a_cache(function: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> bool:  # type: ignore[no-untyped-def]
+    """A decorator (or decorator factory) that applies ``functools.lru_cache``/``cache`` to the function it
+    decorates: ``lru_cache(maxsize=n)(fn)`` or ``cache(fn)`` on one of its own (or a nested function's)
+    parameters, or ``return lru_cache(...)``. A cache it keeps for something else (``@lru_cache`` on a
+    warn-once helper inside ``deprecated``) does not make it one."""
+    if any(qualify(d.func if isinstance(d, ast.Call) else d) in CACHE_FUNCTIONS for d in function.decorator_list):
+        return False
+    local = Names()  # ``import functools`` inside the wrapper counts as well
+    parameters: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            local.add_import(node, module_level=True)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            parameters.update(argument.arg for argument in node.args.args + node.args.posonlyargs + node.args.kwonlyargs)
+
+    def is_cache(expr: ast.expr) -> bool:
+        expr = expr.func if isinstance(expr, ast.Call) else expr
+        return isinstance(expr, (ast.Name, ast.Attribute)) and bool(CACHE_FUNCTIONS & {qualify(expr), local.qualify(expr)})
+
+    for node in ast.walk(function):
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Call) and is_cache(node.value.func):
+            return True  # ``return functools.lru_cache(maxsize=None)``: hands out the cache decorator itself
+        if isinstance(node, ast.Call) and is_cache(node.func) and node.args:
+            applied = node.args[0]
+            if isinstance(applied, ast.Name) and applied.id in parameters:
+                return True
+    return False
+
+
+def _returned_type(annotation: Optional[ast.expr], qualify) -> Optional[str]:  # type: ignore[no-untyped-def]
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(annotation, ast.Subscript) and qualify(annotation.value) in ("typing.Optional",):
+        annotation = annotation.slice
+    return qualify(annotation) if isinstance(annotation, (ast.Name, ast.Attribute)) else None
+
+
+def _exports(tree: ast.Module, statements: list[ast.stmt], summary: ModuleSummary) -> list[str]:
+    for statement in tree.body:
+        if (
+            isinstance(statement, ast.Assign)
+            and any(isinstance(target, ast.Name) and target.id == "__all__" for target in statement.targets)
+            and isinstance(statement.value, (ast.List, ast.Tuple))
+        ):
+            return [e.value for e in statement.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    defined = set(summary.aliases) | set(summary.classes) | set(summary.returns) | set(summary.containers)
+    for statement in statements:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defined.add(statement.name)
+        elif isinstance(statement, ast.Assign):
+            defined.update(target.id for target in statement.targets if isinstance(target, ast.Name))
+    return sorted(name for name in defined if not name.startswith("_"))
