@@ -43,6 +43,7 @@ def analyze(
         classifier.add(reference)
     judge = ContainerJudge(survey, evidence)
     findings = [finding for uses in classifier.uses.values() if (finding := judge.container(uses)) is not None]
+    findings.extend(finding for kept in survey.kept_arguments if (finding := judge.kept_argument(kept)) is not None)
     findings.extend(finding for cached in survey.cached_functions if (finding := judge_cache(cached, survey, evidence)) is not None)
     return sorted(findings, key=lambda finding: (finding.line, finding.col, finding.code))
 

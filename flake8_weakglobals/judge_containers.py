@@ -17,7 +17,7 @@ from .evidence import Evidence, Obj, Value, element_of, project, text
 from .findings import Edit, EditKind, Evidence as Proof, Finding, Span
 from .fix_safety import FixSafety
 from .held import Held
-from .survey import Survey
+from .survey import KeptArgument, Survey
 from .uses import Definition, Fill, SlotUses, id_argument
 from .vocabulary import compares_by_value
 
@@ -66,7 +66,7 @@ class ContainerJudge:
             scope=uses.slot.where,
             holds=kinds,
             evidence=Proof(line, first.why),
-            message=rules.container_message(code, constructor.word, place, name, kinds, evidence),
+            message=rules.container_message(code, constructor.word, place, name, kinds, evidence, _keyed_by(held)),
             fix_reason=reason,
             edits=() if reason else tuple(self._edits(uses, containers, code)),
             runtime_names=frozenset() if reason else frozenset({constructor.type.runtime_name}),  # type: ignore[arg-type]
@@ -100,6 +100,35 @@ class ContainerJudge:
             evidence=Proof(fill.line, first.why),
             message=rules.container_message(code, word, "module-level", name, kinds, evidence),
             fix_reason=f"it is defined in `{imported.module}` (line {imported.line}); fix it there",
+        )
+
+    def kept_argument(self, kept: KeptArgument) -> Optional[Finding]:
+        """``Store.put(self)`` from a module's method, where ``Store.put`` (another project module) keeps its
+        argument in a container there: reported here, at the call, where the evidence is and where a
+        ``# noqa`` belongs; the definition's module cannot see who calls it."""
+        found = self.evidence.of(kept.argument)
+        if not isinstance(found, Obj) or found.owned:
+            return None
+        keeper = kept.keeper
+        place = "class-level" if "." in keeper.container else "module-level"
+        code = "WG003" if place == "class-level" else ("WG001" if keeper.type.keyed else "WG002")
+        name = f"{keeper.module}.{keeper.container}"
+        line = kept.call.lineno
+        evidence = (
+            f"({found.why}, passed to `{text(kept.call.func)}` at line {line}, which keeps it; "
+            f"defined at `{keeper.module}` line {keeper.line})"
+        )
+        return Finding(
+            code=code,
+            line=line,
+            col=kept.call.col_offset,
+            name=name,
+            kind=keeper.type.value,
+            scope="class" if place == "class-level" else "module",
+            holds=(found.kind,),
+            evidence=Proof(line, found.why),
+            message=rules.container_message(code, keeper.type.value, place, name, (found.kind,), evidence),
+            fix_reason=f"it is defined in `{keeper.module}` (line {keeper.line}); fix it there",
         )
 
     def _rule(
@@ -232,3 +261,9 @@ def _parsed(annotation: Optional[ast.expr]) -> Optional[ast.expr]:
         except SyntaxError:
             return None
     return annotation
+
+
+def _keyed_by(held: list[Held]) -> str:
+    """How WG005's keys are made: ``data_ptr()`` when every address-keyed fill takes a storage's address."""
+    by_address = [h.fill.how for h in held if h.fill.id_key and h.object]
+    return "data_ptr()" if by_address and all("data_ptr()" in how for how in by_address) else "id()"

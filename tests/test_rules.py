@@ -37,6 +37,14 @@ def test_message_names_container_evidence_and_fill_line() -> None:
     assert (first.line, first.col, first.evidence.line) == (12, 0, 18)
 
 
+@pytest.mark.parametrize("key, said", [("t.data_ptr()", "data_ptr()"), ("id(t)", "id()")])
+def test_wg005_says_how_its_keys_are_made(key: str, said: str) -> None:
+    source = f"import torch\nseen = {{}}\n\n\ndef g(t: torch.Tensor):\n    seen[{key}] = t.sum()\n"
+    (finding,) = analyze_source(source)
+    assert finding.code == "WG005"
+    assert f"is keyed by {said} of tensors" in finding.message
+
+
 def test_hooks_give_their_module_and_tensor_arguments() -> None:
     findings = analyze_source(
         "import torch\n"
