@@ -15,7 +15,7 @@ from typing import Optional
 from .evidence import Evidence, Hook
 from .findings import Finding
 from .imported import Imported
-from .judge_caches import judge_cache
+from .judge_caches import judge_cache, judge_kept_by_cache
 from .judge_containers import ContainerJudge
 from .project import ModuleContext
 from .scopes import Scopes
@@ -43,7 +43,9 @@ def analyze(
         classifier.add(reference)
     judge = ContainerJudge(survey, evidence)
     findings = [finding for uses in classifier.uses.values() if (finding := judge.container(uses)) is not None]
-    findings.extend(finding for kept in survey.kept_arguments if (finding := judge.kept_argument(kept)) is not None)
+    for kept in survey.kept_arguments:
+        finding = judge.kept_argument(kept) if kept.keeper.type is not None else judge_kept_by_cache(kept, evidence)
+        findings.extend([finding] if finding is not None else [])
     findings.extend(finding for cached in survey.cached_functions if (finding := judge_cache(cached, survey, evidence)) is not None)
     return sorted(findings, key=lambda finding: (finding.line, finding.col, finding.code))
 

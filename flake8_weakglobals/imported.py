@@ -34,10 +34,11 @@ class ImportedKeeper:
     """A project function of another module that keeps one of its arguments in a container of its own."""
 
     module: str  # where the function and the container are: ``pkg.state``
-    position: int  # of the kept argument, as callers pass it (``cls`` not counted)
-    container: str  # ``registry``, or ``Store._items`` for a class-level one
-    line: int
-    type: ContainerType
+    position: int  # of the kept argument, as callers pass it (``cls`` not counted); -1: any (a cache)
+    container: str  # ``registry``, or ``Store._items`` for a class-level one; the function, for a cache
+    line: int  # of the container, or of the cache decorator
+    type: Optional[ContainerType]  # None: the function's own cache
+    decorator: str = ""  # the cache decorator, as written: ``functools.lru_cache``
 
 
 class Imported:
@@ -91,7 +92,10 @@ class Imported:
         if self.context is None:
             return None
         found = self.context.index.keeper(self.context.absolute(qualified))
-        return ImportedKeeper(found[0], found[1], found[2], found[3], ContainerType(found[4])) if found is not None else None
+        if found is None:
+            return None
+        module, position, container, line, kind, decorator = found
+        return ImportedKeeper(module, position, container, line, None if kind == "cache" else ContainerType(kind), decorator)
 
     def emptied_elsewhere(self, name: str) -> Optional[str]:
         """The module beside this one that empties this module's global ``name`` (``layers.registry.clear()``)."""

@@ -9,7 +9,7 @@ from .evidence import Evidence, Obj, text
 from .findings import Evidence as Proof, Finding
 from .held import object_in_tuple
 from .scopes import function_parameters
-from .survey import CachedFunction, Survey
+from .survey import CachedFunction, KeptArgument, Survey
 
 
 def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> Optional[Finding]:
@@ -51,4 +51,29 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
         fix_reason=fix.reason,
         edits=fix.edits,
         runtime_names=fix.runtime_names,
+    )
+
+
+def judge_kept_by_cache(kept: KeptArgument, evidence: Evidence) -> Optional[Finding]:
+    """``_warn_once(self)`` from a module's ``forward``, where ``_warn_once`` is another project module's
+    cached function: its cache keeps ``self``. Reported here, at the call, where the evidence is; the
+    definition cannot see who calls it, and its fix belongs there."""
+    keeper = kept.keeper
+    found = evidence.of(kept.argument)
+    if keeper.type is not None or not isinstance(found, Obj) or found.owned:
+        return None
+    line = kept.call.lineno
+    name = f"{keeper.module}.{keeper.container}"
+    where = f"({found.why}, passed to `{text(kept.call.func)}` at line {line}; defined at `{keeper.module}` line {keeper.line})"
+    return Finding(
+        code="WG006",
+        line=line,
+        col=kept.call.col_offset,
+        name=name,
+        kind=keeper.decorator,
+        scope="function",
+        holds=(found.kind,),
+        evidence=Proof(line, found.why),
+        message=rules.cache_message(keeper.decorator, name, (found.kind,), where),
+        fix_reason=f"it is defined in `{keeper.module}` (line {keeper.line}); fix it there",
     )

@@ -107,9 +107,9 @@ class ContainerJudge:
         argument in a container there: reported here, at the call, where the evidence is and where a
         ``# noqa`` belongs; the definition's module cannot see who calls it."""
         found = self.evidence.of(kept.argument)
-        if not isinstance(found, Obj) or found.owned:
-            return None
         keeper = kept.keeper
+        if not isinstance(found, Obj) or found.owned or keeper.type is None:
+            return None
         place = "class-level" if "." in keeper.container else "module-level"
         code = "WG003" if place == "class-level" else ("WG001" if keeper.type.keyed else "WG002")
         name = f"{keeper.module}.{keeper.container}"

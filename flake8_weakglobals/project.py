@@ -271,9 +271,9 @@ class ProjectIndex:
         line, kind = located[0].containers[located[1]]
         return located[0].name, line, kind
 
-    def keeper(self, qualified: str) -> Optional[tuple[str, int, str, int, str]]:
-        """What the project function or static/class method ``qualified`` keeps of its arguments: (its
-        module, the argument's position, the container, its line, its ContainerType value)."""
+    def keeper(self, qualified: str) -> Optional[tuple[str, int, str, int, str, str]]:
+        """What the project function or static/class method ``qualified`` keeps of its arguments: its
+        module, then the summary's keeper entry (``summaries.ModuleSummary.keepers``)."""
         located = self.locate(qualified)
         if located is None:
             owner, _, method = qualified.rpartition(".")  # ``pkg.state.Store.put``: a method of a class

@@ -30,8 +30,10 @@ class ModuleSummary:
     containers: dict[str, tuple[int, str]] = field(default_factory=dict)  # container -> (line, ContainerType value)
     class_containers: dict[str, tuple[int, str]] = field(default_factory=dict)  # ``Store._items`` -> (line, type)
     #: Functions that keep an argument in one of those containers: ``register`` or ``Store.put`` ->
-    #: (the argument's position as callers pass it, the container, its line, its ContainerType value)
-    keepers: dict[str, tuple[int, str, int, str]] = field(default_factory=dict)
+    #: (the argument's position as callers pass it, the container, its line, its ContainerType value, "");
+    #: or in their own cache, from a cache decorator and without annotations to judge it by where it is
+    #: defined: (-1, every argument, the function, the decorator's line, "cache", the decorator as written)
+    keepers: dict[str, tuple[int, str, int, str, str]] = field(default_factory=dict)
     exports: list[str] = field(default_factory=list)  # what ``from module import *`` binds
     stars: list[str] = field(default_factory=list)  # modules it star-imports
 
@@ -98,8 +100,8 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
                 if isinstance(target, ast.Name):
                     _summarize_binding(summary, target.id, statement, names, qualify)
     summary.exports = _exports(tree, statements, summary)
-    if summary.containers or summary.class_containers:
-        _summarize_keepers(summary, statements)
+    if summary.containers or summary.class_containers or mentions_a_cache:
+        _summarize_keepers(summary, statements, qualify)
     return summary
 
 
@@ -119,25 +121,34 @@ def _summarize_class_containers(summary: ModuleSummary, cls: ast.ClassDef, names
 _KEEPING_METHODS = frozenset({"append", "add", "setdefault", "insert", "appendleft", "extend"})
 
 
-def _summarize_keepers(summary: ModuleSummary, statements: list[ast.stmt]) -> None:
+def _summarize_keepers(summary: ModuleSummary, statements: list[ast.stmt], qualify) -> None:  # type: ignore[no-untyped-def]
     """Module-level functions, and static and class methods, that put one of their parameters into a
-    container of this module: what a caller in another module passes there is kept for as long as the
-    container lives (``Store.put(tensor)`` from a training loop)."""
+    container of this module, or cache their calls: what a caller in another module passes there is kept
+    for as long as the container lives (``Store.put(tensor)`` from a training loop, ``_warn_once(self)``)."""
     for statement in statements:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            _summarize_keeper(summary, statement.name, statement, None)
+            _summarize_keeper(summary, statement.name, statement, None, qualify)
         elif isinstance(statement, ast.ClassDef):
             for method in statement.body:
                 if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    _summarize_keeper(summary, f"{statement.name}.{method.name}", method, statement.name)
+                    _summarize_keeper(summary, f"{statement.name}.{method.name}", method, statement.name, qualify)
 
 
-def _summarize_keeper(summary: ModuleSummary, path: str, function: ast.FunctionDef | ast.AsyncFunctionDef, cls: Optional[str]) -> None:
+def _summarize_keeper(  # type: ignore[no-untyped-def]
+    summary: ModuleSummary, path: str, function: ast.FunctionDef | ast.AsyncFunctionDef, cls: Optional[str], qualify
+) -> None:
     decorators = {getattr(d, "id", getattr(d, "attr", "")) for d in function.decorator_list}
     if cls is not None and not decorators & {"classmethod", "staticmethod"}:
         return  # an instance method: which instance a caller elsewhere holds is not known here
     parameters = [*function.args.posonlyargs, *function.args.args]
     receiver = parameters.pop(0).arg if "classmethod" in decorators and parameters else None
+    for decorator in function.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if parameters and qualify(target) in CACHE_FUNCTIONS and all(p.annotation is None for p in parameters):
+            summary.keepers[path] = (-1, path, decorator.lineno, "cache", ast.unparse(target))
+            return
+    if not (summary.containers or summary.class_containers):
+        return
     positions = {parameter.arg: position for position, parameter in enumerate(parameters)}
     rebound = {
         target.id
@@ -171,7 +182,7 @@ def _summarize_keeper(summary: ModuleSummary, path: str, function: ast.FunctionD
             for part in parts:
                 if holder and isinstance(part, ast.Name) and part.id in positions:
                     line, kind = summary.containers.get(holder) or summary.class_containers[holder]
-                    summary.keepers[path] = (positions[part.id], holder, line, kind)
+                    summary.keepers[path] = (positions[part.id], holder, line, kind, "")
                     return
 
 

@@ -361,10 +361,11 @@ def _settle_kept_arguments(survey: Survey, pending: _Pending, vocabulary: Vocabu
         if not isinstance(root, ast.Name) or not survey.names.is_imported(root.id):
             continue
         qualified = survey.names.qualify(call.func)
-        if qualified is None or not any(_plainly_framework(argument, function, survey, vocabulary) for argument in call.args):
-            continue
-        keeper = survey.imported.keeper(qualified)
-        if keeper is not None and keeper.position < len(call.args) and not isinstance(call.args[keeper.position], ast.Starred):
+        plain = [argument for argument in call.args if _plainly_framework(argument, function, survey, vocabulary)]
+        keeper = survey.imported.keeper(qualified) if qualified is not None and plain else None
+        if keeper is not None and keeper.position < 0:
+            survey.kept_arguments.append(KeptArgument(call, plain[0], keeper))  # a cache keeps every argument
+        elif keeper is not None and keeper.position < len(call.args) and not isinstance(call.args[keeper.position], ast.Starred):
             survey.kept_arguments.append(KeptArgument(call, call.args[keeper.position], keeper))
 
 
