@@ -8,6 +8,9 @@ grows (real: 50 maps, 500,000 entries, so pymalloc's size classes and arenas are
 plain dict (strong keys: the leak), ``weakref.WeakKeyDictionary`` (module keys only: parameter keys raise),
 ``torch.utils.weak.WeakIdKeyDictionary``, and DeepSpeed 0.19.8's hand-written ``WeakIdNameMap`` (imported
 from the 0.19.8 sdist in ``--sdists``, default ``.cache/sdists``; skipped when absent).
+
+Then ``torch.compile(backend="eager", fullgraph=True)``: us per call of a forward that reads one scale from
+a dict and from a ``WeakIdMap`` holding 1, 1,000 and 10,000 entries (the guards dynamo checks per call).
 """
 from __future__ import annotations
 
@@ -33,6 +36,7 @@ from torch.utils.weak import WeakIdKeyDictionary
 from flake8_weakglobals.runtime import WeakIdMap
 
 COUNT, ROUNDS, MAPS = 10_000, 7, 50  # --quick: 300, 1, 2 (a smoke run, not a measurement)
+COMPILED_SIZES, COMPILED_CALLS = (1, 1_000, 10_000), 500  # --quick: (1, 300), 20
 OPERATIONS = ("insert", "lookup hit", "lookup miss", "in", "delete", "iteration", "clear")
 
 
@@ -158,6 +162,42 @@ def memory_in_fresh_process(kind: str, name: str, sdists: Path, quick: bool) -> 
     return json.loads(done.stdout)
 
 
+_SCALE: Any = None  # the map the compiled forward reads, a module global as in the code the codemod fixes
+
+
+class _Scaled(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(x) * _SCALE[self.fc.weight]
+
+
+def compiled_call_microseconds(factory: Callable[..., Any], size: int, rounds: int, calls: int) -> float:
+    """Best of ``rounds``, in us per call, of ``torch.compile(..., backend="eager", fullgraph=True)`` on a
+    forward that reads its weight's scale from a map holding ``size`` entries. The graph is the same for
+    every map; what differs is the guards dynamo checks on each call before running it."""
+    global _SCALE
+    torch._dynamo.reset()  # a fresh cache: no other map's compiled code is tried first
+    model = _Scaled()
+    others = [nn.Parameter(torch.zeros(1)) for _ in range(size - 1)]  # held here, so both maps keep them
+    _SCALE = factory((key, 1.0) for key in others)
+    _SCALE[model.fc.weight] = 0.5
+    compiled = torch.compile(model, backend="eager", fullgraph=True)
+    x = torch.ones(1, 4)
+    times = []
+    with torch.no_grad():
+        compiled(x)
+        for _ in range(rounds):
+            start = time.perf_counter()
+            for _ in range(calls):
+                compiled(x)
+            times.append(time.perf_counter() - start)
+    assert len(_SCALE) == size == len(others) + 1
+    return min(times) / calls * 1e6
+
+
 def ratio(numerator: float, denominator: float) -> str:
     return f"{numerator / denominator:.2f}x" if denominator else "n/a (too small to measure)"
 
@@ -218,6 +258,14 @@ def main() -> None:
             ("bytes requested / torch", ratio(ours["requested"], torchs["requested"]), "for reference"),
         ]
         print(f"- {kind}: " + "; ".join(f"{label} {value} (target {target})" for label, value, target in checks))
+
+    sizes, calls = ((1, count), 20) if arguments.quick else (COMPILED_SIZES, COMPILED_CALLS)
+    print(f"\ntorch.compile(backend=\"eager\", fullgraph=True), a forward reading one scale: us per call, best of {rounds}\n")
+    print("| entries in the map | dict | WeakIdMap | WeakIdMap / dict |")
+    print("|---|---|---|---|")
+    for size in sizes:
+        plain, ours = (compiled_call_microseconds(factory, size, rounds, calls) for factory in (dict, WeakIdMap))
+        print(f"| {size:,} | {plain:.1f} | {ours:.1f} | {ratio(ours, plain)} |")
 
 
 if __name__ == "__main__":

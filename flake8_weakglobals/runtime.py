@@ -11,8 +11,8 @@ How a key is held, decided once per class:
 - Weakly, by identity, when identity is what a dict uses anyway: the class keeps ``object``'s ``__eq__``
   and ``__hash__`` (``nn.Module``, plain classes) or is a torch tensor whose ``__hash__`` is
   ``Tensor.__hash__`` (``id``-based), and its objects can be weakly referenced. Such a key is found by
-  ``id(key)``, then checked to be this very object (a recycled id is never a stale hit); it is never
-  hashed nor compared with ``==``.
+  ``id(key)``, then its entry is checked to be live, so that it is this very object (a recycled id is never
+  a stale hit: see ``_Entry``); it is never hashed nor compared with ``==``.
 - Strongly, by equality, exactly as a dict holds it: every other key (``str``, ``int``, ``None``, tuples,
   classes with their own ``__eq__`` or ``__hash__``, objects that cannot be weakly referenced).
 
@@ -27,10 +27,15 @@ Guarantees:
 - An entry disappears when its key is collected. The removal callback holds the container weakly, so a
   container never keeps itself alive, and there is no global registry (unlike ``weakref.finalize``): the
   one global is the per-class decision, keyed by ``id`` so that it keeps no class alive.
-- Cost: a weakly held key costs what it did before (one ``id`` lookup and a dereference); a new key, a
+- Cost: a weakly held key costs what it did before (one ``id`` lookup and a liveness check); a new key, a
   miss, and every strongly held key cost one more dict lookup (the per-class decision).
 - Iteration walks a snapshot: keys dying mid-loop never raise. Values are held strongly; a value that
   refers to its own key keeps that key alive, as in every weak-key map.
+- ``torch.compile(..., fullgraph=True)`` traces ``[]``, ``get``, ``in``, ``len`` and overwriting a value,
+  as for a dict: dynamo guards on the key's identity, its entry and the value read, so a value set or a
+  key added after compiling is seen (a tensor value as a graph input, any other by a recompile, as with a
+  dict). Iterating, and adding a new module or tensor key, inside a compiled region cannot be traced
+  (they call or create the weak reference).
 - ``copy.deepcopy`` deep-copies keys and values with the memo, as for a dict: deep-copying
   ``(model, names)`` keys the copy by the copied parameters. Deep-copying a map alone makes fresh keys
   that nothing else holds, so those entries vanish. Pickling raises ``TypeError``.
@@ -66,7 +71,18 @@ _first = operator.itemgetter(0)
 
 
 class _Entry(weakref.ref):
-    """A weakly held key's entry: a weak reference to the key that also carries the key's id and the value."""
+    """A weakly held key's entry: a weak reference to the key that also carries the key's id and the value.
+
+    Stored under ``id(key)``. A lookup tests that the entry is live by its ``__callback__`` instead of
+    calling it, because torch.compile (dynamo) reads the attributes of a ``weakref.ref`` subclass but cannot
+    call one. A live entry under ``id(key)`` is ``key``'s own, since two live objects never share an id.
+    When a key dies by reference counting, CPython sets ``__callback__`` to ``None`` and then calls it; when
+    the garbage collector frees it, ``__callback__`` stays set, but the callback removes the entry before
+    the key's memory, and so its id, can be reused. The one entry that outlives its key with
+    ``__callback__`` set: one whose container was garbage too (the collector then skips its callback) and
+    was brought back by a ``__del__``; a lookup under that id could then hit it, where calling the entry
+    would miss. Iteration, which needs the key, calls the entry and skips it.
+    """
 
     __slots__ = ("key_id", "value")
 
@@ -78,12 +94,11 @@ _class_refs: dict[int, weakref.ref] = {}
 
 
 def _hashes_as_a_tensor(cls: type) -> bool:
-    """``torch.Tensor`` (found by name: no torch import) hashes as ``id(self)``, so a dict finds a live tensor
-    by identity alone, whatever its elementwise ``==`` returns; unless a subclass brings its own hash."""
-    for base in cls.__mro__:
-        if base.__module__ == "torch" and base.__qualname__ == "Tensor":
-            return cls.__hash__ is vars(base).get("__hash__")
-    return False
+    """``torch.Tensor`` (found in ``sys.modules``: no torch import; no tensor exists before torch is imported)
+    hashes as ``id(self)``, so a dict finds a live tensor by identity alone, whatever its elementwise ``==``
+    returns; unless a subclass brings its own hash."""
+    tensor = getattr(sys.modules.get("torch"), "Tensor", None)
+    return tensor is not None and issubclass(cls, tensor) and cls.__hash__ is tensor.__hash__
 
 
 def _classify(key: object) -> bool:
@@ -134,7 +149,7 @@ class _WeakIdStore:
 
     def _get(self, key: Any, default: Any = None) -> Any:
         entry = self._data.get(id(key))
-        if entry is not None and entry() is key:
+        if entry is not None and entry.__callback__ is not None:
             return entry.value
         weakly = _by_identity.get(id(type(key)))  # ``_weakly`` inlined, here and below: hot paths
         if weakly or (weakly is None and _classify(key)):
@@ -150,7 +165,7 @@ class _WeakIdStore:
 
     def __contains__(self, key: object) -> bool:
         entry = self._data.get(id(key))
-        if entry is not None and entry() is key:
+        if entry is not None and entry.__callback__ is not None:
             return True
         weakly = _by_identity.get(id(type(key)))
         if weakly or (weakly is None and _classify(key)):
@@ -166,7 +181,7 @@ class _WeakIdStore:
         """Set ``key``'s value (inlined: this is the insert hot path)."""
         data, key_id = self._data, id(key)
         entry = data.get(key_id)
-        if entry is not None and entry() is key:
+        if entry is not None and entry.__callback__ is not None:
             entry.value = value  # overwriting keeps the one weak reference and the place
             return
         weakly = _by_identity.get(id(type(key)))
@@ -181,7 +196,7 @@ class _WeakIdStore:
 
     def _pop(self, key: Any, default: Any) -> Any:
         entry = self._data.get(id(key))
-        if entry is not None and entry() is key:
+        if entry is not None and entry.__callback__ is not None:
             self._data.pop(id(key), None)
             return entry.value
         return default if _weakly(key) else self._data.pop(self._strong_slot(key), default)
@@ -252,7 +267,7 @@ class WeakIdMap(_WeakIdStore, MutableMapping[_K, _V]):
     def __getitem__(self, key: _K) -> _V:
         try:  # ``_get`` inlined: this is the lookup hot path
             entry = self._data[id(key)]
-            if entry() is key:
+            if entry.__callback__ is not None:
                 return entry.value
         except KeyError:
             pass

@@ -311,6 +311,22 @@ def test_a_stale_entry_under_a_reused_id_is_never_a_hit() -> None:
     assert store[newcomer] == "fresh"
 
 
+
+def test_a_key_freed_by_the_cyclic_collector_leaves_no_entry_that_looks_live() -> None:
+    """Lookups test an entry's ``__callback__`` (torch.compile can read it, not call the entry). The cyclic
+    collector leaves it set on a dead key's entry, so the removal callback must have dropped that entry."""
+    store, members = WeakIdMap(), WeakIdSet()
+    doomed = nn.Linear(2, 2)
+    doomed.cycle = [doomed]  # freed only by the collector
+    store[doomed], doomed_id = "value", id(doomed)
+    members.add(doomed)
+    entry = store._data[doomed_id]
+    del doomed
+    gc.collect()
+    assert entry() is None and entry.__callback__ is not None, "the collector's way of freeing a key"
+    assert doomed_id not in store._data and doomed_id not in members._data
+    assert len(store) == 0 and len(members) == 0
+
 def test_container_never_keeps_itself_alive() -> None:
     key = nn.Linear(2, 2)
     gc.disable()

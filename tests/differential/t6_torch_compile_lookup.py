@@ -1,6 +1,5 @@
 """Class 6: a compiled forward (fullgraph) looks its weight's scale up in a module-level map keyed by
 parameters; the rewritten map must still be traceable."""
-# known gap: dynamo cannot trace a lookup through a weakref.ref subclass (_Entry) under fullgraph=True; the traceable design costs the insert and memory targets
 # expect: fixed
 import torch
 from torch import nn

@@ -1,6 +1,5 @@
 """Class 6: a compiled forward (fullgraph) asks whether its weight is in a module-level map of frozen
 parameters and reads a per-module setting with .get(); both maps must stay traceable."""
-# known gap: dynamo cannot trace a lookup through a weakref.ref subclass (_Entry) under fullgraph=True; the traceable design costs the insert and memory targets
 # expect: fixed
 import torch
 from torch import nn
