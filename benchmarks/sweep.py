@@ -172,15 +172,27 @@ def precision(findings: List[Finding]) -> Tuple[int, int, Optional[float]]:
     return right, len(judged), (right / len(judged) if judged else None)
 
 
+DEFINED_AT = re.compile(r"defined at `(?P<module>[\w.]+)` line \d+")
+
+
 def recall(findings: List[Finding], missed: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-    """Each recorded miss with ``found`` set when a finding in the same file names it."""
+    """Each recorded miss with ``found`` set when a finding names it: in the same file, or reported where
+    another module fills it, whose message says it is ``defined at `pkg.module` line N`` in the miss's file."""
     result = []
     for miss in missed:
-        found = any(
-            f.repo == miss["repo"] and f.path == miss["path"] and same_name(f.name, miss["name"]) for f in findings
-        )
+        found = any(f.repo == miss["repo"] and names_the_miss(f, miss) for f in findings)
         result.append({**miss, "found": found})
     return result
+
+
+def names_the_miss(finding: Finding, miss: Dict[str, Any]) -> bool:
+    if finding.path == miss["path"]:
+        return same_name(finding.name, miss["name"])
+    defined = DEFINED_AT.search(finding.message)
+    module_path = miss["path"].removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    if defined is None or not f".{module_path}".endswith(f".{defined.group('module')}"):
+        return False
+    return same_name(re.sub(r"\.\w+\(\)", "", finding.name), miss["name"])  # ``M.get_instance().x`` is ``M.x``
 
 
 def fetch_instructions(repositories: List[Dict[str, Any]], root: Path) -> List[str]:

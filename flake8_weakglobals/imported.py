@@ -25,6 +25,7 @@ class ImportedKind:
 @dataclass(frozen=True)
 class ImportedContainer:
     module: str  # where it is defined: ``pkg.state``
+    name: str  # its name there: ``registry``, ``Store._items``
     line: int
     type: ContainerType
 
@@ -81,11 +82,11 @@ class Imported:
         return ImportedKind(through.kind, f"`{absolute}` returns `{returned}`") if through else None
 
     def container(self, qualified: str) -> Optional[ImportedContainer]:
-        """A module-level container of another project module, imported here."""
+        """A module-level or class-level container of another project module, imported here."""
         if self.context is None:
             return None
         found = self.context.index.container(self.context.absolute(qualified))
-        return ImportedContainer(found[0], found[1], ContainerType(found[2])) if found is not None else None
+        return ImportedContainer(found[0], found[1], found[2], ContainerType(found[3])) if found is not None else None
 
     def keeper(self, qualified: str) -> Optional[ImportedKeeper]:
         """``Store.put`` / ``register``, imported from another project module, when it keeps an argument."""

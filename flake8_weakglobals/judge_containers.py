@@ -74,31 +74,35 @@ class ContainerJudge:
 
     def _imported_container(self, uses: SlotUses) -> Optional[Finding]:
         """A container of another project module filled here (``from .state import registry``;
-        ``registry[param] = ...``): reported here, at the first fill with evidence, where a ``# noqa``
-        belongs. The fix belongs to the definition, which the codemod edits only in its own file."""
-        imported = self.survey.imported_containers.get(uses.slot.name) if uses.slot.where == "module" else None
-        if imported is None or uses.definitions:
+        ``registry[param] = ...``, or under a second name: ``Other._params = Owner._params``): reported
+        here, at the first fill with evidence, where a ``# noqa`` belongs. The fix belongs to the
+        definition, which the codemod edits only in its own file."""
+        key = uses.slot.display if uses.slot.where in ("module", "class") else None
+        imported = self.survey.imported_containers.get(key) if key else None
+        if imported is None or (uses.definitions and key not in self.survey.container_aliases):
             return None
         held = [Held(fill, self._value(fill, imported.type.keyed)) for fill in uses.fills]
         foreign = [(h.fill, found) for h in held if not h.fill.id_key and (found := h.object or h.in_tuple) and not found.owned]
         if not foreign:
             return None
         fill, first = min(foreign, key=lambda pair: pair[0].line)
-        code = "WG001" if imported.type.keyed else "WG002"
+        place = "class-level" if "." in imported.name else "module-level"
+        code = "WG003" if place == "class-level" else ("WG001" if imported.type.keyed else "WG002")
         kinds = tuple(sorted({found.kind for _, found in foreign}))
-        name = f"{imported.module}.{uses.slot.name}"
+        name = f"{imported.module}.{imported.name}"
+        alias = f", here `{key}`" if key in self.survey.container_aliases else ""
         word = imported.type.value
-        evidence = f"({first.why} at line {fill.line}; defined at `{imported.module}` line {imported.line})"
+        evidence = f"({first.why} at line {fill.line}; defined at `{imported.module}` line {imported.line}{alias})"
         return Finding(
             code=code,
             line=fill.line,
             col=fill.member.expr.col_offset,
             name=name,
             kind=word,
-            scope="module",
+            scope="class" if place == "class-level" else "module",
             holds=kinds,
             evidence=Proof(fill.line, first.why),
-            message=rules.container_message(code, word, "module-level", name, kinds, evidence),
+            message=rules.container_message(code, word, place, name, kinds, evidence),
             fix_reason=f"it is defined in `{imported.module}` (line {imported.line}); fix it there",
         )
 
@@ -110,8 +114,8 @@ class ContainerJudge:
         keeper = kept.keeper
         if not isinstance(found, Obj) or found.owned or keeper.type is None:
             return None
-        place = "class-level" if "." in keeper.container else "module-level"
-        code = "WG003" if place == "class-level" else ("WG001" if keeper.type.keyed else "WG002")
+        place = "module-level" if "." not in keeper.container else "singleton's" if "()." in keeper.container else "class-level"
+        code = "WG003" if place != "module-level" else ("WG001" if keeper.type.keyed else "WG002")
         name = f"{keeper.module}.{keeper.container}"
         line = kept.call.lineno
         evidence = (
@@ -124,7 +128,7 @@ class ContainerJudge:
             col=kept.call.col_offset,
             name=name,
             kind=keeper.type.value,
-            scope="class" if place == "class-level" else "module",
+            scope="module" if place == "module-level" else "class",
             holds=(found.kind,),
             evidence=Proof(line, found.why),
             message=rules.container_message(code, keeper.type.value, place, name, (found.kind,), evidence),

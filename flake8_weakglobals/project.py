@@ -263,25 +263,36 @@ class ProjectIndex:
         located = self.locate(qualified)
         return located is not None and located[1] in located[0].classes
 
-    def container(self, qualified: str) -> Optional[tuple[str, int, str]]:
-        """A module-level container of a project module: (module, line, ContainerType value)."""
-        located = self.locate(qualified)
-        if located is None or located[1] not in located[0].containers:
-            return None
-        line, kind = located[0].containers[located[1]]
-        return located[0].name, line, kind
+    def container(self, qualified: str) -> Optional[tuple[str, str, int, str]]:
+        """A module-level or class-level container of a project module: (module, its name there, line,
+        ContainerType value)."""
+        for summary, name in self._members(qualified):
+            found = summary.containers.get(name) or summary.class_containers.get(name)
+            if found is not None:
+                return summary.name, name, found[0], found[1]
+        return None
 
     def keeper(self, qualified: str) -> Optional[tuple[str, int, str, int, str, str]]:
         """What the project function or static/class method ``qualified`` keeps of its arguments: its
-        module, then the summary's keeper entry (``summaries.ModuleSummary.keepers``)."""
+        module, then the summary's keeper entry (``summaries.ModuleSummary.keepers``). ``qualified`` may
+        go through a singleton's accessor: ``pkg.optim.Manager.get_instance().register``."""
+        qualified, accessed, method = qualified.partition("().")
+        for summary, name in self._members(qualified):
+            name = f"{name}{accessed}{method}"
+            if name in summary.keepers:
+                return (summary.name, *summary.keepers[name])
+        return None
+
+    def _members(self, qualified: str) -> Iterator[tuple[ModuleSummary, str]]:
+        """Where ``qualified`` may be defined: a module's own name, or a member of one of its classes
+        (``pkg.state.Store.put`` is ``Store.put`` in ``pkg.state``)."""
         located = self.locate(qualified)
-        if located is None:
-            owner, _, method = qualified.rpartition(".")  # ``pkg.state.Store.put``: a method of a class
-            in_class = self.locate(owner) if owner else None
-            located = (in_class[0], f"{in_class[1]}.{method}") if in_class is not None else None
-        if located is None or located[1] not in located[0].keepers:
-            return None
-        return (located[0].name, *located[0].keepers[located[1]])
+        if located is not None:
+            yield located
+        owner, _, member = qualified.rpartition(".")
+        in_class = self.locate(owner) if owner else None
+        if in_class is not None and in_class[1] in in_class[0].classes:
+            yield in_class[0], f"{in_class[1]}.{member}"
 
     def emptied_nearby(self, qualified: str) -> Optional[str]:
         """A module beside the one defining ``qualified`` (same directory) that empties it, if any. Only

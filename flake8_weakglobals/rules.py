@@ -49,8 +49,9 @@ def container_message(
     code: str, kind: str, place: str, name: str, kinds: tuple[str, ...], evidence: str, keyed_by: str = "id()"
 ) -> str:
     """The flake8 line of WG001-WG005 and WG007: the code, the container, what it holds and the evidence with
-    its line, short enough to read in a terminal (``place`` is ``module-level``, ``class-level`` or
-    ``module-level instance's``; ``keyed_by``, for WG005, is ``id()`` or ``data_ptr()``). Why it matters and what to do: ``advice`` and ``weakglobals --explain``."""
+    its line, short enough to read in a terminal (``place`` is ``module-level``, ``class-level``,
+    ``module-level instance's`` or ``singleton's``; ``keyed_by``, for WG005, is ``id()`` or ``data_ptr()``).
+    Why it matters and what to do: ``advice`` and ``weakglobals --explain``."""
     holds = _holds(kinds)
     if code == "WG004":
         return f"{code} {kind} `{name}` is keyed by {holds} {evidence}, which it compares with =="

@@ -10,6 +10,8 @@ Every name in a summary is absolute (``pkg.base.Rotary``).
 from __future__ import annotations
 
 import ast
+import bisect
+import re
 from dataclasses import dataclass, field
 from typing import Iterator, Optional
 
@@ -52,7 +54,8 @@ def absolute(target: str, module: str, is_package: bool) -> str:
 def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> ModuleSummary:
     """The summary of one parsed module. Only module-level statements are read, ``if`` blocks included;
     functions are searched for ``lru_cache`` only in a module whose text names a cache."""
-    mentions_a_cache = "cache" in source
+    mentions = _Mentions(source)
+    caching = mentions.lines(r"cache")
     names = Names()
     summary = ModuleSummary(module)
     statements = list(_module_statements(tree.body))
@@ -89,7 +92,7 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
             summary.classes[statement.name] = [q for base in statement.bases if (q := qualify(base))]
             _summarize_class_containers(summary, statement, names)
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if mentions_a_cache and wraps_a_cache(statement, qualify):
+            if mentions.within(caching, statement) and wraps_a_cache(statement, qualify):
                 summary.cache_wrappers.append(statement.name)
             returned = _returned_type(statement.returns, qualify)
             if returned:
@@ -100,8 +103,7 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
                 if isinstance(target, ast.Name):
                     _summarize_binding(summary, target.id, statement, names, qualify)
     summary.exports = _exports(tree, statements, summary)
-    if summary.containers or summary.class_containers or mentions_a_cache:
-        _summarize_keepers(summary, statements, qualify)
+    _summarize_keepers(summary, statements, names, qualify, mentions)
     return summary
 
 
@@ -121,52 +123,132 @@ def _summarize_class_containers(summary: ModuleSummary, cls: ast.ClassDef, names
 _KEEPING_METHODS = frozenset({"append", "add", "setdefault", "insert", "appendleft", "extend"})
 
 
-def _summarize_keepers(summary: ModuleSummary, statements: list[ast.stmt], qualify) -> None:  # type: ignore[no-untyped-def]
-    """Module-level functions, and static and class methods, that put one of their parameters into a
-    container of this module, or cache their calls: what a caller in another module passes there is kept
-    for as long as the container lives (``Store.put(tensor)`` from a training loop, ``_warn_once(self)``)."""
+class _Mentions:
+    """Which lines of a module's text mention a word, so that only the functions whose lines do are walked
+    (walking every function of every summarised module cost more than parsing it)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._starts: Optional[list[int]] = None
+
+    def lines(self, pattern: str) -> list[int]:
+        if self._starts is None:
+            self._starts = [0, *(match.end() for match in re.finditer(r"\r\n?|\n", self.source))]
+        return sorted({bisect.bisect_right(self._starts, m.start()) for m in re.finditer(pattern, self.source)})
+
+    def words(self, words: list[str]) -> list[int]:
+        return self.lines(rf"\b(?:{'|'.join(sorted(set(words)))})\b") if words else []
+
+    @staticmethod
+    def within(lines: list[int], node: ast.stmt) -> bool:
+        position = bisect.bisect_left(lines, node.lineno)
+        return position < len(lines) and lines[position] <= (node.end_lineno or node.lineno)
+
+
+def _summarize_keepers(summary: ModuleSummary, statements: list[ast.stmt], names: Names, qualify, mentions: _Mentions) -> None:  # type: ignore[no-untyped-def]
+    """Functions that put one of their parameters into a long-lived container of this module, or cache
+    their calls: what a caller in another module passes there is kept for as long as the container lives
+    (``Store.put(tensor)`` from a training loop, ``_warn_once(self)``). Module-level functions, static and
+    class methods, and the instance methods of a singleton reached through its accessor
+    (``Manager.get_instance().register(self)``, keyed ``Manager.get_instance().register``)."""
+    held = mentions.words([*summary.containers, *(n.rpartition(".")[2] for n in summary.class_containers)])
     for statement in statements:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            _summarize_keeper(summary, statement.name, statement, None, qualify)
+            _summarize_keeper(summary, [statement.name], statement, None, {}, qualify, mentions.within(held, statement))
         elif isinstance(statement, ast.ClassDef):
+            accessors = _singleton_accessors(statement)
+            state = _instance_containers(statement, names) if accessors else {}
+            state_held = mentions.words(list(state))
             for method in statement.body:
                 if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    _summarize_keeper(summary, f"{statement.name}.{method.name}", method, statement.name, qualify)
+                    paths = [f"{statement.name}.{method.name}"] + [f"{statement.name}.{a}().{method.name}" for a in accessors]
+                    mentioned = mentions.within(held, method) or mentions.within(state_held, method)
+                    _summarize_keeper(summary, paths, method, statement.name, state, qualify, mentioned)
+
+
+def _singleton_accessors(cls: ast.ClassDef) -> list[str]:
+    """Class methods that store an instance of the class on it (``cls._instance = cls.__new__(cls)``): what
+    they return lives as long as the class."""
+    found = []
+    for method in cls.body:
+        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.args.args and any(
+            getattr(d, "id", "") == "classmethod" for d in method.decorator_list
+        ):
+            receiver = method.args.args[0].arg
+            for node in ast.walk(method):
+                if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                    made = node.value.func
+                    made = made.value if isinstance(made, ast.Attribute) and made.attr == "__new__" else made
+                    on_class = any(isinstance(t, ast.Attribute) and getattr(t.value, "id", None) == receiver for t in node.targets)
+                    if on_class and isinstance(made, ast.Name) and made.id == receiver:
+                        found.append(method.name)
+                        break
+    return found
+
+
+def _instance_containers(cls: ast.ClassDef, names: Names) -> dict[str, tuple[int, str]]:
+    """``self.X = []`` in any method: ``X`` -> (line, ContainerType value)."""
+    found: dict[str, tuple[int, str]] = {}
+    for method in cls.body:
+        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.args.args:
+            receiver = method.args.args[0].arg
+            for node in ast.walk(method):
+                if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                    target = node.targets[0]
+                    if isinstance(target, ast.Attribute) and getattr(target.value, "id", None) == receiver:
+                        constructor = classify(node.value, names)
+                        if constructor is not None and constructor.type is not ContainerType.PLACEHOLDER:
+                            found.setdefault(target.attr, (node.lineno, constructor.type.value))
+    return found
 
 
 def _summarize_keeper(  # type: ignore[no-untyped-def]
-    summary: ModuleSummary, path: str, function: ast.FunctionDef | ast.AsyncFunctionDef, cls: Optional[str], qualify
+    summary: ModuleSummary,
+    paths: list[str],
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    cls: Optional[str],
+    state: dict[str, tuple[int, str]],
+    qualify,
+    mentioned: bool,
 ) -> None:
+    """``paths``: the names callers reach ``function`` by; ``state``: a singleton's instance containers;
+    ``mentioned``: whether its text names any of the containers (if not, only its decorators are read)."""
     decorators = {getattr(d, "id", getattr(d, "attr", "")) for d in function.decorator_list}
-    if cls is not None and not decorators & {"classmethod", "staticmethod"}:
+    bound = cls is not None and not decorators & {"classmethod", "staticmethod"}
+    if bound and not state:
         return  # an instance method: which instance a caller elsewhere holds is not known here
     parameters = [*function.args.posonlyargs, *function.args.args]
-    receiver = parameters.pop(0).arg if "classmethod" in decorators and parameters else None
+    receiver = parameters.pop(0).arg if (bound or "classmethod" in decorators) and parameters else None
+    if bound:
+        paths = paths[1:]  # reached only through the singleton's accessor
     for decorator in function.decorator_list:
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
         if parameters and qualify(target) in CACHE_FUNCTIONS and all(p.annotation is None for p in parameters):
-            summary.keepers[path] = (-1, path, decorator.lineno, "cache", ast.unparse(target))
+            summary.keepers[paths[0]] = (-1, paths[0], decorator.lineno, "cache", ast.unparse(target))
             return
-    if not (summary.containers or summary.class_containers):
-        return
+    if not mentioned:
+        return  # it never names a long-lived container of this module
     positions = {parameter.arg: position for position, parameter in enumerate(parameters)}
+    nodes = list(ast.walk(function))
     rebound = {
         target.id
-        for node in ast.walk(function)
+        for node in nodes
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
         for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
         if isinstance(target, ast.Name)
     }
 
-    def container(expr: ast.expr) -> Optional[str]:
+    def container(expr: ast.expr) -> Optional[tuple[str, tuple[int, str]]]:
         if isinstance(expr, ast.Name) and expr.id in summary.containers and expr.id not in rebound:
-            return expr.id
+            return expr.id, summary.containers[expr.id]
         if cls is not None and isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
-            if expr.value.id in (receiver, cls) and f"{cls}.{expr.attr}" in summary.class_containers:
-                return f"{cls}.{expr.attr}"
+            if bound and expr.value.id == receiver and expr.attr in state:
+                return f"{paths[0].rpartition('.')[0]}.{expr.attr}", state[expr.attr]  # ``Manager.get_instance().overrides``
+            if not bound and expr.value.id in (receiver, cls) and f"{cls}.{expr.attr}" in summary.class_containers:
+                return f"{cls}.{expr.attr}", summary.class_containers[f"{cls}.{expr.attr}"]
         return None
 
-    for node in ast.walk(function):
+    for node in nodes:
         kept: list[ast.expr] = []
         holder = None
         if isinstance(node, ast.Assign):
@@ -181,8 +263,9 @@ def _summarize_keeper(  # type: ignore[no-untyped-def]
             parts = expr.elts if isinstance(expr, ast.Tuple) else [expr]
             for part in parts:
                 if holder and isinstance(part, ast.Name) and part.id in positions:
-                    line, kind = summary.containers.get(holder) or summary.class_containers[holder]
-                    summary.keepers[path] = (positions[part.id], holder, line, kind, "")
+                    name, (line, kind) = holder
+                    for path in paths:
+                        summary.keepers[path] = (positions[part.id], name, line, kind, "")
                     return
 
 
@@ -227,8 +310,8 @@ def _summarize_binding(summary: ModuleSummary, name: str, statement: ast.Assign 
     value = statement.value
     assert value is not None
     constructor = classify(value, names)
-    if constructor is not None and constructor.type is not ContainerType.PLACEHOLDER:
-        summary.containers[name] = (statement.lineno, constructor.type.value)
+    if constructor is not None and constructor.type is not ContainerType.PLACEHOLDER and not name.startswith("__"):
+        summary.containers[name] = (statement.lineno, constructor.type.value)  # ``__all__`` holds strings
     cache_call = value.func if isinstance(value, ast.Call) else value
     if isinstance(cache_call, (ast.Name, ast.Attribute)) and qualify(cache_call) in CACHE_FUNCTIONS:
         summary.cache_wrappers.append(name)  # ``my_cache = functools.lru_cache(maxsize=None)``

@@ -99,7 +99,10 @@ class Survey:
     singletons: dict[str, str] = field(default_factory=dict)  # module-level instance name -> class name
     cached_functions: list[CachedFunction] = field(default_factory=list)
     functions: dict[str, FunctionNode] = field(default_factory=dict)  # module-level ``def``s
-    imported_containers: dict[str, ImportedContainer] = field(default_factory=dict)  # filled here, defined elsewhere
+    #: Filled here, defined elsewhere: by the name here (``registry``, or ``Other._params`` for a class
+    #: attribute bound to another module's container)
+    imported_containers: dict[str, ImportedContainer] = field(default_factory=dict)
+    container_aliases: set[str] = field(default_factory=set)  # those of them bound here by an alias
     kept_arguments: list[KeptArgument] = field(default_factory=list)
     imported: Imported = NOWHERE
 
@@ -154,6 +157,10 @@ class _Pending:
     attributes_given_containers: set[str] = field(default_factory=set)  # ``x.attr = {}`` anywhere
     class_body_instances: list[tuple[ClassInfo, str, ast.expr]] = field(default_factory=list)
     filled_names: set[str] = field(default_factory=set)  # ``X[k] = v``, ``X.append(v)``: maybe an imported container
+    filled_attributes: set[str] = field(default_factory=set)  # ``cls.X[k] = v``, ``Other.X.append(v)``
+    #: ``X = other.registry`` at module level, ``_params = Owner._params`` in a class body: (class or "",
+    #: name, value), maybe another module's container under a second name
+    aliases: list[tuple[str, str, ast.expr]] = field(default_factory=list)
     #: Calls made as statements inside functions, with the function: maybe to another module's keeper
     calls: list[tuple[ast.Call, FunctionNode]] = field(default_factory=list)
 
@@ -190,11 +197,15 @@ def _visit(
         elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             _visit_assignment(survey, pending, statement, owner, function, at_module, declared_global or set())
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-            pending.filled_names.update(t.value.id for t in targets if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name))
+            filled = [t.value for t in targets if isinstance(t, ast.Subscript)]
+            pending.filled_names.update(f.id for f in filled if isinstance(f, ast.Name))
+            pending.filled_attributes.update(f.attr for f in filled if isinstance(f, ast.Attribute))
         elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
             method = statement.value.func
             if isinstance(method, ast.Attribute) and method.attr in _FILLING_METHODS and isinstance(method.value, ast.Name):
                 pending.filled_names.add(method.value.id)
+            elif isinstance(method, ast.Attribute) and method.attr in _FILLING_METHODS and isinstance(method.value, ast.Attribute):
+                pending.filled_attributes.add(method.value.attr)
             elif function is not None and statement.value.args:
                 pending.calls.append((statement.value, function))
         if type(statement) in COMPOUND:
@@ -247,6 +258,8 @@ def _visit_assignment(
                 survey.names.add_module_name(target.id)
             continue  # ``__all__``, ``__slots__``: Python's protocol names hold strings, never candidates
         if isinstance(target, ast.Name):
+            if function is None and len(targets) == 1 and isinstance(value, (ast.Name, ast.Attribute)):
+                pending.aliases.append((owner.name if owner is not None else "", target.id, value))
             if at_module:
                 survey.names.add_module_name(target.id)
                 if container:
@@ -342,6 +355,32 @@ def _lineage_of(survey: Survey, vocabulary: Vocabulary, info: ClassInfo) -> Fram
     return NOT_FRAMEWORK
 
 
+def _settle_aliases(survey: Survey, pending: _Pending) -> None:
+    """``Other._params = Owner._params`` (``Owner`` imported from another project module): this name is
+    that container, and what is put in it here is judged here, as a fill of an imported container. Only
+    names this module fills are asked about."""
+    for owner, name, value in pending.aliases:
+        if name not in (pending.filled_attributes if owner else pending.filled_names):
+            continue
+        root = value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        key = f"{owner}.{name}" if owner else name
+        if not isinstance(root, ast.Name) or not survey.names.is_imported(root.id) or key in survey.imported_containers:
+            continue
+        if (owner and name in survey.class_candidates.get(owner, ())) or (not owner and name in survey.module_candidates):
+            continue  # also bound to a container of its own
+        qualified = survey.names.qualify(value)
+        container = survey.imported.container(qualified) if qualified else None
+        if container is not None:
+            survey.imported_containers[key] = container
+            survey.container_aliases.add(key)
+            if owner:
+                survey.class_candidates.setdefault(owner, set()).add(name)
+            else:
+                survey.module_candidates.add(name)
+
+
 #: Methods whose results are a model's own modules, parameters or buffers: what a loop over them binds
 #: is worth asking another module about.
 _MODEL_ITERATORS = frozenset(
@@ -355,12 +394,16 @@ def _settle_kept_arguments(survey: Survey, pending: _Pending, vocabulary: Vocabu
     ``self`` of a framework class, a parameter annotated with a framework type, or what a loop over a
     model's parameters or modules binds. The evidence is then judged as for any fill."""
     for call, function in pending.calls:
-        root = call.func
+        callee, accessor = call.func, ""
+        if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Call) and not callee.value.args:
+            callee, accessor = callee.value.func, f"().{callee.attr}"  # ``Manager.get_instance().register``
+        root = callee
         while isinstance(root, ast.Attribute):
             root = root.value
         if not isinstance(root, ast.Name) or not survey.names.is_imported(root.id):
             continue
-        qualified = survey.names.qualify(call.func)
+        qualified = survey.names.qualify(callee)
+        qualified = qualified + accessor if qualified is not None else None
         plain = [argument for argument in call.args if _plainly_framework(argument, function, survey, vocabulary)]
         keeper = survey.imported.keeper(qualified) if qualified is not None and plain else None
         if keeper is not None and keeper.position < 0:
@@ -415,6 +458,7 @@ def _settle_candidates(survey: Survey, pending: _Pending, vocabulary: Vocabulary
         if container is not None:
             survey.imported_containers[name] = container
             survey.module_candidates.add(name)  # its uses here are judged as a global's, reported here
+    _settle_aliases(survey, pending)
     _settle_kept_arguments(survey, pending, vocabulary)
     for target, callee, cls in pending.class_instances:
         if isinstance(callee, ast.Attribute) and callee.attr == "__new__":
