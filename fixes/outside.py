@@ -23,7 +23,7 @@ from flake8_weakglobals.findings import Finding
 from flake8_weakglobals.fix_safety import MAP_API, SET_API
 from flake8_weakglobals.names import Names
 from flake8_weakglobals.passing import READING_CALLS
-from flake8_weakglobals.project import ModuleContext, context_for
+from flake8_weakglobals.project import INSTALLED_ROOTS, ModuleContext, context_for
 from flake8_weakglobals.sources import SKIPPED_DIRECTORIES
 
 #: Methods of ``WeakIdMap`` / ``WeakIdSet`` that behave as the dict's and set's do.
@@ -34,13 +34,13 @@ _MAX_FILES = 20_000  # a bigger project is not scanned: every fix there is refus
 
 
 def refuse_used_elsewhere(path: Path, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
-    """``(still fixable, refused)``: module-level containers used elsewhere in a way the rewrite may break
-    are refused with the place; the others are unchanged."""
+    """``(still fixable, refused)``: containers used elsewhere in a way the rewrite may break are refused
+    with the place; the others are unchanged."""
     context = context_for(path)
     keep: list[Finding] = []
     refused: list[Finding] = []
     for finding in findings:
-        reason = _outside_reason(path, context, finding) if finding.scope == "module" else None
+        reason = _outside_reason(path, context, finding)
         if reason is None:
             keep.append(finding)
         else:
@@ -52,16 +52,17 @@ def _outside_reason(path: Path, context: Optional[ModuleContext], finding: Findi
     if context is None:
         return None  # a script outside any package: nothing can import it by name
     qualified = f"{context.name}.{finding.name}"
-    # The project's tree, or for code outside any project (an installed package) its top-level package:
-    # never the whole of site-packages.
-    scope = context.index.project or context.index.roots[0] / context.name.partition(".")[0]
+    scope = _importers_scope(context)
     files = _texts(scope)
     if files is None:
         return f"the project has more than {_MAX_FILES:,} files; its other uses of it were not checked"
     own = Path(os.path.realpath(path))
     module_word = context.name.rpartition(".")[2]
+    # A class attribute or an instance's (``Registry.cache``, ``tracker.seen``) may be reached through any
+    # instance or subclass: every attribute of that name in an importer counts as a reference.
+    attribute = finding.name.rpartition(".")[2] if finding.scope != "module" else None
     for other in _mentioning(scope, module_word):  # an importer names the module: ``from .state import x``
-        if other == own or finding.name not in _words(scope)[other]:
+        if other == own or finding.name.rpartition(".")[2] not in _words(scope)[other]:
             continue
         other_context = context_for(other)
         if other_context is None:
@@ -72,9 +73,19 @@ def _outside_reason(path: Path, context: Optional[ModuleContext], finding: Findi
                 tree = ast.parse(files[other])
         except (SyntaxError, ValueError, RecursionError):
             return f"`{_shown(other)}` mentions it and cannot be parsed, so its uses cannot be checked"
-        for line, use in _unsafe_uses(tree, other_context, qualified):
+        for line, use in _unsafe_uses(tree, other_context, qualified, attribute):
             return f"`{_shown(other)}` line {line} uses it as {use}, which the rewrite may change"
     return None
+
+
+def _importers_scope(context: ModuleContext) -> Path:
+    """Where the modules that can import this one live: the project's tree; outside any project, the
+    directory it is imported from, whose scripts import it by its bare name (``import tracker`` beside
+    ``tracker.py``); in an installed distribution, its own top-level package, never all of site-packages."""
+    if context.index.project is not None:
+        return context.index.project
+    root = context.index.roots[0]
+    return root / context.name.partition(".")[0] if root.name in INSTALLED_ROOTS else root
 
 
 @functools.lru_cache(maxsize=8)
@@ -90,6 +101,8 @@ def _texts(scope: Path) -> Optional[dict[Path, str]]:
             if len(texts) >= _MAX_FILES:
                 return None
             candidate = Path(os.path.realpath(Path(directory) / name))
+            if not candidate.is_file():
+                continue  # a FIFO would block the read forever; a dangling link has nothing to read
             try:
                 texts[candidate] = candidate.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
@@ -109,14 +122,25 @@ def _mentioning(scope: Path, word: str) -> Iterator[Path]:
     return (path for path, words in _words(scope).items() if word in words)
 
 
-def _unsafe_uses(tree: ast.Module, context: ModuleContext, qualified: str) -> Iterator[tuple[int, str]]:
-    """References to ``qualified`` in another module, and each use the runtime may not honour."""
+def _unsafe_uses(tree: ast.Module, context: ModuleContext, qualified: str, attribute: Optional[str]) -> Iterator[tuple[int, str]]:
+    """References to ``qualified`` (or, given, to any attribute named ``attribute``) in another module, and
+    each use the runtime may not honour."""
     names = Names()
+    module, _, container = qualified.rpartition(".")
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             names.add_import(node, module_level=True)
+        if isinstance(node, ast.ImportFrom) and node.names[0].name == "*" and not container.startswith("_"):
+            star = "." * node.level + (node.module or "")  # ``from registry import *`` binds ``names`` too
+            if context.absolute(star) == module:
+                names.add_star_import(lambda star=star: [(container, f"{star}.{container}")])  # type: ignore[misc]
     parents = {child: parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)}
     for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == attribute:
+            use = _unsafe(node, parents, names)
+            if use is not None:
+                yield node.lineno, use
+            continue
         if not isinstance(node, (ast.Name, ast.Attribute)) or isinstance(parents.get(node), ast.Attribute):
             continue  # only the outermost of ``a.b.c``
         reference = _reference_to(node, names, context, qualified)

@@ -126,7 +126,7 @@ class Evidence:
         self._calls: dict[str, list[ast.Call]] = {}
         self._line_starts: Optional[list[int]] = None
 
-    def _calls_of(self, name: str) -> list[ast.Call]:
+    def calls_of(self, name: str) -> list[ast.Call]:
         """Calls of the module-level function ``name``, found in the top-level statements whose text calls
         it (a walk of the whole module per file cost more than the rest of the analysis)."""
         if name not in self._calls:
@@ -402,8 +402,8 @@ class Evidence:
             return None
         self._active.add(key)
         try:
-            for call in self._calls_of(function.name):
-                argument = _argument_at(call, parameter.arg, position)
+            for call in self.calls_of(function.name):
+                argument = argument_at(call, parameter.arg, position)
                 found = self.of(argument) if argument is not None else None
                 if isinstance(found, Obj):
                     return Obj(found.kind, f"`{text(argument)}` passed at line {call.lineno}: {found.why}")  # type: ignore[arg-type]
@@ -446,7 +446,7 @@ def _conjuncts(test: ast.expr) -> list[ast.expr]:
     return [test]
 
 
-def _argument_at(call: ast.Call, name: str, position: int) -> Optional[ast.expr]:
+def argument_at(call: ast.Call, name: str, position: int) -> Optional[ast.expr]:
     if any(isinstance(argument, ast.Starred) for argument in call.args[: position + 1]):
         return None
     if position < len(call.args):

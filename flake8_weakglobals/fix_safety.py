@@ -1,21 +1,26 @@
 """Whether the codemod may rewrite a container: the first reason it must leave it alone, or None.
 
 The rules decide what is reported; this decides what is safe to change. It refuses what the runtime
-cannot honour (methods it lacks, an OrderedDict compared or printed), what would lose data (objects only
-the container refers to, values that refer to their own key, tuples as keys), what escapes the uses the
-check sees (``uses.py`` and ``passing.py`` record those as blockers), and id() keys of objects not known
-to be framework objects. Every reason names the line it comes from.
+cannot honour (methods it lacks, an OrderedDict compared or printed, a weak container's own operators and
+generators), what would lose data (objects only the container refers to, found by ``sole_owner.py``;
+values that refer to their own key; tuples as keys), what escapes the uses the check sees (``uses.py`` and
+``passing.py`` record those as blockers; here, a namespace or a holder read whole), and id() keys of
+objects not known to be framework objects. Every reason names the line it comes from.
 """
 from __future__ import annotations
 
 import ast
+import re
 from typing import Iterable, Optional
 
-from .containers import Member, constructor_edit
+from .containers import ContainerType, Member, constructor_edit
 from .evidence import Evidence, Obj, text
 from .held import Held
 from .names import is_our_runtime
-from .survey import Survey
+from .passing import SERIALIZER_PREFIXES
+from .sole_owner import SoleOwner
+from .scopes import function_parameters
+from .survey import ClassInfo, Survey
 from .uses import Definition, SlotUses
 
 MAP_API = frozenset(
@@ -28,18 +33,27 @@ SET_API = frozenset(
     "__contains__", "__len__", "__iter__",
 }
 #: Steps from a key to a new object that has no reference back to it: numbers, shapes, lists, a detached
-#: tensor, its gradient or its ``.data`` (new tensor objects without autograd history), a hook's handle.
+#: tensor, its gradient or its ``.data`` (new tensor objects without autograd history), a hook's handle, a
+#: module's ``state_dict()`` (its tensors, never the module).
 _DETACHING_METHODS = frozenset(
     "detach tolist item numel dim size data_ptr element_size nelement stride storage_offset is_contiguous "
-    "get_device".split()
+    "get_device new_zeros new_ones new_empty new_full new_tensor state_dict".split()
 )
+#: ``module.weight`` / ``module.bias``: a parameter, which does not refer back to the module that owns it.
 _DETACHING_ATTRIBUTES = frozenset(
-    "grad data shape dtype device ndim requires_grad is_leaf __name__ __qualname__ training layout".split()
+    "grad data shape dtype device ndim requires_grad is_leaf __name__ __qualname__ training layout weight bias".split()
 )
 _HOLDING_CALLS = frozenset({"partial", "tuple", "list", "set", "frozenset", "dict", "MethodType", "namedtuple"})
 #: Calls that may see a module-level instance without taking the container it holds anywhere.
 _HOLDER_SAFE_CALLS = frozenset(f"builtins.{name}" for name in "print len id repr str isinstance hasattr callable".split())
 _ORDERED_MAPS = frozenset({"collections.OrderedDict", "typing.OrderedDict"})
+#: ``WeakSet`` methods that build another ``WeakSet``; the fix's build a plain set (as ``|`` does).
+_NEW_WEAK_SET_METHODS = frozenset({"union", "intersection", "difference", "symmetric_difference"})
+#: What reads a module's or a class's namespace whole (``globals()``, ``vars(cls)``, ``C.__dict__``).
+_NAMESPACE_WORDS = re.compile(r"\b(?:globals|vars|getmembers|getmembers_static)\b|__dict__")
+_NAMESPACE_CALLS = frozenset({"builtins.vars", "inspect.getmembers", "inspect.getmembers_static"})
+#: Calls that take a whole object along, its attributes included (inside a method, on ``self``).
+_SELF_TAKING_CALLS = frozenset({"builtins.vars", "copy.copy", "copy.deepcopy", "dataclasses.asdict", "dataclasses.astuple", "dataclasses.replace"})
 
 
 class FixSafety:
@@ -48,6 +62,7 @@ class FixSafety:
     def __init__(self, survey: Survey, evidence: Evidence) -> None:
         self.survey = survey
         self.evidence = evidence
+        self.sole_owner = SoleOwner(survey, evidence)
 
     def why_not_fixable(self, uses: SlotUses, containers: list[Definition], held: list[Held], code: str) -> Optional[str]:
         """The first reason the codemod must leave this container alone, or None."""
@@ -71,14 +86,24 @@ class FixSafety:
             escape = self._holder_escape(uses.slot.owner)
             if escape is not None:
                 return escape
+        whole = self._namespace_read_whole(uses.slot.where, uses.slot.owner)
+        if whole is not None:
+            return f"{whole}, which sees the container as it is, no longer a dict or a set"
         keyed = next(iter(types)).keyed
         api = MAP_API if keyed else SET_API
         unsupported = next(((line, method) for line, method in uses.methods if method not in api), None)
         if unsupported is not None:
             return f"it uses `.{unsupported[1]}`, which {next(iter(types)).runtime_name} does not provide (line {unsupported[0]})"
-        if code == "WG004" and (uses.printed or uses.equalities):
-            line = (uses.printed or uses.equalities)[0]
-            return f"it is printed or compared with `==` (line {line}), which its fix does as a dict or set would, not as a {next(iter(types)).value}"
+        if code == "WG004":
+            reason = _why_not_weak_fixable(uses, next(iter(types)).value)
+            if reason is not None:
+                return reason
+        unnamed = next((d for d in containers if d.constructor and _without_factory(d.constructor.node, d.constructor.type)), None)
+        if unnamed is not None and uses.printed:
+            return (
+                f"it is a defaultdict without a default factory (line {unnamed.target.lineno}), printed (line {uses.printed[0]}) "
+                "as `defaultdict(None, {...})`, which WeakIdMap prints as a dict"
+            )
         ordered = next((d for d in containers if d.constructor and d.constructor.callee in _ORDERED_MAPS), None)
         if ordered is not None and uses.equalities:
             return f"it is compared with `==` (line {uses.equalities[0]}), which is order-sensitive for an OrderedDict"
@@ -90,6 +115,9 @@ class FixSafety:
                 f"it also holds objects built where it is filled ({owned.object.why}, line {owned.fill.line}), "  # type: ignore[union-attr]
                 "which nothing else refers to: a weak container would drop them at once"
             )
+        alone = self.sole_owner.why(held) if code != "WG004" else None  # a WeakKeyDictionary drops them too
+        if alone is not None:
+            return alone
         tupled = next((h for h in held if h.in_tuple), None)
         if tupled is not None:
             return f"it is keyed by tuples (line {tupled.fill.line}), which cannot be weakly referenced"
@@ -125,15 +153,96 @@ class FixSafety:
             return f"it is keyed by `id({text(expr)})` at line {line}, and `{text(expr)}` is not known to be a framework object"
         return None
 
+    def _namespace_read_whole(self, where: str, owner: str) -> Optional[str]:
+        """Where the namespace that holds the container is walked as a whole: ``globals()`` and ``vars()`` for
+        a module global; ``vars(C)``, ``C.__dict__`` and ``inspect.getmembers(C)`` for a class attribute (``C``
+        the class, or ``cls`` in its class methods). A helper that clears "every dict in ``vars(cls)``" would
+        skip the fixed container. (``getattr(sys.modules[__name__], name)`` stays out of sight.)"""
+        info = self.survey.classes.get(owner) if where == "class" else None
+        if where not in ("module", "class") or (where == "class" and info is None):
+            return None
+        if _NAMESPACE_WORDS.search(self.evidence.source) is None:  # one regex instead of a walk of the module
+            return None
+        for node in ast.walk(self.evidence.scopes.module):
+            if isinstance(node, ast.Call):
+                callee = self.survey.names.qualify(node.func) or ""
+                if info is None and callee in ("builtins.globals", "builtins.vars") and not node.args:
+                    return f"the module reads its globals whole with `{text(node)}` (line {node.lineno})"
+                if info is not None and callee in _NAMESPACE_CALLS and node.args and self._names_class(node.args[0], info):
+                    return f"`{info.name}` is read whole with `{text(node)}` (line {node.lineno})"
+            elif isinstance(node, ast.Attribute) and node.attr == "__dict__" and info is not None and self._names_class(node.value, info):
+                return f"`{info.name}` is read whole as `{text(node)}` (line {node.lineno})"
+        return None
+
+    def _names_class(self, expr: ast.expr, info: ClassInfo) -> bool:
+        """``C`` itself, or ``cls`` in one of its class methods."""
+        if not isinstance(expr, ast.Name):
+            return False
+        resolved = self.evidence.scopes.resolve(expr.id, expr)
+        if resolved is None:
+            return False
+        scope = resolved[0]
+        if scope is self.evidence.scopes.module:
+            return expr.id == info.node.name
+        parameters = function_parameters(scope) if scope in self.survey.class_methods else []  # type: ignore[arg-type]
+        return scope in info.methods.values() and bool(parameters) and parameters[0].arg == expr.id
+
     def _holder_escape(self, owner: str) -> Optional[str]:
-        """A module-level instance that holds the container, pickled or copied whole, takes it along."""
+        """A module-level instance that holds the container, pickled, copied or walked through its
+        ``__dict__`` (also by its own methods, through ``self``), takes it along."""
         holders = set(self.survey.holders(owner))
         for node in ast.walk(self.evidence.scopes.module):
             if isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id in holders for a in node.args):
                 callee = self.survey.names.qualify(node.func) or ""
                 if callee not in _HOLDER_SAFE_CALLS:  # ``pickle.dumps(holder)``, ``deepcopy(holder)``, ``dump(holder)``
                     return f"the instance that holds it is passed to `{text(node.func)}()` (line {node.lineno}), which may take it along"
+            if isinstance(node, ast.Attribute) and node.attr == "__dict__" and isinstance(node.value, ast.Name) and node.value.id in holders:
+                return f"the instance that holds it is read whole as `{text(node)}` (line {node.lineno}), which may take it along"
+        classes = {self.survey.singletons[holder] for holder in holders}
+        for info in {ancestor.name: ancestor for name in classes for ancestor in self.survey.lineage(self.survey.classes[name])}.values():
+            for method in info.methods.values():
+                found = _self_taken(method, self.survey)
+                if found is not None:
+                    return f"`{info.name}.{method.name}` reads its instance whole with `{text(found)}` (line {found.lineno}), which may take it along"
         return None
+
+
+def _why_not_weak_fixable(uses: SlotUses, word: str) -> Optional[str]:
+    """What a ``WeakKeyDictionary`` / ``WeakSet`` does as itself that its fix does as a dict or set would."""
+    if uses.printed or uses.equalities:
+        line = (uses.printed or uses.equalities)[0]
+        return f"it is printed or compared with `==` (line {line}), which its fix does as a dict or set would, not as a {word}"
+    built = uses.operators[:1] + [line for line, method in uses.methods if method in _NEW_WEAK_SET_METHODS][:1]
+    if built:
+        return f"it builds a new container (line {min(built)}), which is another {word} (its entries go with their keys); its fix's is a plain dict or set"
+    if uses.views_kept:
+        line, view = uses.views_kept[0]
+        return f"{view} is used other than by iterating it at once (line {line}): a {word}'s is a one-shot generator, its fix's a view"
+    return None
+
+
+def _without_factory(node: ast.expr, kind: ContainerType) -> bool:
+    """``defaultdict()`` / ``defaultdict(None)``: it still prints as a defaultdict."""
+    if kind is not ContainerType.DEFAULT_MAP or not isinstance(node, ast.Call):
+        return False
+    return not node.args or (isinstance(node.args[0], ast.Constant) and node.args[0].value is None)
+
+
+def _self_taken(method: ast.AST, survey: Survey) -> Optional[ast.expr]:
+    """``self.__dict__``, ``vars(self)``, ``copy.copy(self)``, ``pickle.dumps(self)`` in a method: its
+    instance taken whole, with the container it holds."""
+    parameters = function_parameters(method) if method not in survey.unbound_methods else []  # type: ignore[arg-type]
+    if not parameters:
+        return None
+    receiver = parameters[0].arg
+    for node in ast.walk(method):
+        if isinstance(node, ast.Attribute) and node.attr == "__dict__" and isinstance(node.value, ast.Name) and node.value.id == receiver:
+            return node
+        if isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id == receiver for a in node.args):
+            callee = survey.names.qualify(node.func) or ""
+            if callee in _SELF_TAKING_CALLS or callee.startswith(SERIALIZER_PREFIXES):
+                return node
+    return None
 
 
 def _key_reference(member: Member) -> Optional[str]:

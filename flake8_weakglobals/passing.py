@@ -18,7 +18,7 @@ from .survey import Survey
 if TYPE_CHECKING:
     from .uses import SlotUses
 
-_SERIALIZER_PREFIXES = (
+SERIALIZER_PREFIXES = (
     "pickle.", "json.", "marshal.", "yaml.", "cloudpickle.", "dill.", "msgpack.", "shelve.", "orjson.",
     "ujson.", "joblib.dump", "torch.save",
 )
@@ -34,7 +34,7 @@ _KEY_FREE_CALLS = {"builtins.len", "builtins.bool", "builtins.id", "builtins.pri
 READING_CALLS = frozenset(
     f"builtins.{name}"
     for name in "list tuple set frozenset dict sorted reversed iter enumerate zip sum any all min max map filter".split()
-) | {"copy.copy"}
+)  # not ``copy.copy``: it returns the runtime's container, whose uses ``uses.py`` follows
 #: Methods of another object that read their argument as an iterable or a mapping (``other.update(X)``).
 _READING_METHODS = frozenset(
     "update extend union intersection difference symmetric_difference issubset issuperset isdisjoint "
@@ -69,13 +69,13 @@ class Passing:
                 uses.blockers.append((line, f"{where}its type is checked with `{text(call)}`"))
         elif qualified == "builtins.type":
             uses.blockers.append((line, f"{where}its type is read with `{text(call)}`"))
-        elif qualified.startswith(_SERIALIZER_PREFIXES):
+        elif qualified.startswith(SERIALIZER_PREFIXES):
             uses.blockers.append((line, f"{where}it is serialized with `{text(callee)}()`"))
         elif qualified == "copy.deepcopy":
             uses.blockers.append((line, f"{where}it is deep-copied: the copy's keys would be new objects that only the copy refers to"))
         elif qualified.startswith(_UNBOUND_METHOD_PREFIXES):
             uses.blockers.append((line, f"{where}`{text(callee)}()` is called on it, which needs a real {qualified.split('.')[-2]}"))
-        elif qualified in _KEY_FREE_CALLS or (isinstance(callee, ast.Attribute) and callee.attr in _LOGGING_METHODS):
+        elif qualified in _KEY_FREE_CALLS or (isinstance(callee, ast.Attribute) and (callee.attr in _LOGGING_METHODS or _string_format(callee))):
             if qualified not in ("builtins.len", "builtins.bool", "builtins.id"):
                 uses.printed.append(line)
         elif qualified in READING_CALLS or (isinstance(callee, ast.Attribute) and callee.attr in _READING_METHODS):
@@ -119,7 +119,7 @@ class Passing:
             return
         self.following.append(key)
         try:
-            for reference in self._parameter_references(function, parameter):
+            for reference in self.references_in(function, parameter.arg):
                 self.classify(reference, uses)
         finally:
             self.following.pop()
@@ -145,11 +145,12 @@ class Passing:
                     return method, 0 if method in self.survey.unbound_methods else 1
         return None
 
-    def _parameter_references(self, function: FunctionNode, parameter: ast.arg) -> list[ast.Name]:
-        """Every reference to ``parameter`` inside ``function`` (not shadowed in a nested scope)."""
+    def references_in(self, function: FunctionNode, name: str) -> list[ast.Name]:
+        """Every reference to ``function``'s own ``name`` (a parameter, a local) inside it, not shadowed in
+        a nested scope."""
         found = []
         for node in ast.walk(function):
-            if isinstance(node, ast.Name) and node.id == parameter.arg:
+            if isinstance(node, ast.Name) and node.id == name:
                 resolved = self.scopes.resolve(node.id, node)
                 if resolved is not None and resolved[0] is function:
                     found.append(node)
@@ -161,6 +162,11 @@ class Passing:
             return ""
         function, parameter = self.following[-1]
         return f"in `{function.name}()`, where it is `{parameter}`, "  # type: ignore[attr-defined]
+
+
+def _string_format(callee: ast.Attribute) -> bool:
+    """``"names: {}".format(X)``: prints ``X`` as ``str()`` does."""
+    return callee.attr == "format" and isinstance(callee.value, ast.Constant) and isinstance(callee.value.value, str)
 
 
 def _receiving_parameter(call: ast.Call, node: ast.expr, function: FunctionNode, skipped: int) -> Optional[ast.arg]:

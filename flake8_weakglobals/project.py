@@ -349,7 +349,7 @@ class ModuleContext:
         return absolute(qualified, self.name, self.is_package)
 
 
-_INSTALLED_ROOTS = frozenset({"site-packages", "dist-packages"})
+INSTALLED_ROOTS = frozenset({"site-packages", "dist-packages"})
 _INDEXES: dict[tuple[object, ...], ProjectIndex] = {}
 _DIRECTORIES: dict[Path, tuple[Path, ProjectIndex]] = {}  # a directory's import root, and its project's index
 _MARKED: dict[Path, Optional[Path]] = {}  # a directory -> the project root above it (``project_root``)
@@ -365,7 +365,7 @@ def context_for(path: Path) -> Optional[ModuleContext]:
         root = import_root(path)
         # Beside an installed package (site-packages) sit other, independent distributions, and any marker
         # above it (a pyenv checkout's .git) is not the user's project: the package alone is the project.
-        installed = root.name in _INSTALLED_ROOTS
+        installed = root.name in INSTALLED_ROOTS
         marked = None if installed else project_root(path)
         package = (module_name(path, root) or "").partition(".")[0] if installed else ""
         roots = [root]

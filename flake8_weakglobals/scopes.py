@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 import bisect
 from dataclasses import dataclass, field
-from typing import Iterator, Optional, Union
+from typing import Callable, Iterator, Optional, Union
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -60,11 +60,28 @@ class Scopes:
 
     def index(self, statement: ast.stmt) -> list[ast.AST]:
         """Record the parent of every node under a top-level statement; returns those nodes."""
-        nodes: list[ast.AST] = []
         if statement in self._indexed:
-            return nodes
+            return []
         self._indexed.add(statement)
-        parents, stack, node_type = self._parents, [statement], ast.AST
+        return self._walk(statement)
+
+    def index_class_parts(self, statement: ast.stmt, wanted: Callable[[ast.stmt], bool]) -> list[ast.AST]:
+        """For a top-level class, index its header and only the body statements ``wanted`` (those whose text
+        may matter); the rest of the class is indexed in full the first time a question reaches into it.
+        Any other statement is indexed whole."""
+        if not isinstance(statement, ast.ClassDef) or statement in self._indexed:
+            return self.index(statement)
+        nodes: list[ast.AST] = [statement]
+        for part in [*statement.decorator_list, *statement.bases, *statement.keywords, *statement.body]:
+            self._parents[part] = statement
+            if not isinstance(part, ast.stmt) or wanted(part):
+                nodes.extend(self._walk(part))
+        return nodes
+
+    def _walk(self, root: ast.AST) -> list[ast.AST]:
+        """``root`` and every node under it, each recorded with its parent."""
+        nodes: list[ast.AST] = []
+        parents, stack, node_type = self._parents, [root], ast.AST
         while stack:
             node = stack.pop()
             nodes.append(node)

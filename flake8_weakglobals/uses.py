@@ -17,8 +17,8 @@ from typing import Optional
 from .containers import Constructor, ContainerType, Member, classify, initial_members
 from .evidence import text
 from .names import Names
-from .passing import Passing
-from .scopes import Scopes, first_line
+from .passing import READING_CALLS, Passing
+from .scopes import FUNCTIONS, FunctionNode, Scopes, first_line
 from .slots import Slot, SlotResolver
 from .survey import Survey
 from .vocabulary import MODULE_HOOK_REGISTRARS, TENSOR_HOOK_REGISTRARS
@@ -55,6 +55,9 @@ class SlotUses:
     blockers: list[tuple[int, str]] = field(default_factory=list)  # uses the runtime cannot honour
     id_calls: list[ast.Call] = field(default_factory=list)  # ``id(x)`` keys, unwrapped by the id-keyed fix
     key_uses: list[tuple[int, str]] = field(default_factory=list)  # uses without ``id()`` that see keys
+    #: ``X.keys()`` / ``.values()`` / ``.items()`` kept or used other than by iterating them at once: a
+    #: ``WeakKeyDictionary``'s are one-shot generators (``next(X.values())``), a dict's are views.
+    views_kept: list[tuple[int, str]] = field(default_factory=list)
 
 
 _MATCH = tuple(getattr(ast, name) for name in ("Match",) if hasattr(ast, name))  # Python 3.10+
@@ -90,11 +93,15 @@ def collect(module: ast.Module, source: str, survey: Survey, scopes: Scopes) -> 
     references: list[ast.expr] = []
     hook_calls: list[ast.Call] = []
     walruses: list[ast.NamedExpr] = []
-    for statement in module.body:
+
+    def mentioned(statement: ast.stmt) -> bool:
         end = starts[statement.end_lineno] if statement.end_lineno < len(starts) else len(source)  # type: ignore[operator]
-        if mentions.search(source, starts[first_line(statement) - 1], end) is None:
+        return mentions.search(source, starts[first_line(statement) - 1], end) is not None
+
+    for statement in module.body:
+        if not mentioned(statement):
             continue
-        for node in scopes.index(statement):
+        for node in scopes.index_class_parts(statement, mentioned):
             kind = type(node)
             if kind is ast.Name:
                 if node.id in names:  # type: ignore[attr-defined]
@@ -162,7 +169,10 @@ class UseClassifier:
         elif isinstance(parent, ast.Compare):
             self._compare(node, parent, uses)
         elif isinstance(parent, ast.Call) and parent.func is not node:
-            self.passing.argument(parent, node, uses, line)
+            if parent.args[:1] == [node] and not parent.keywords and self.survey.names.qualify(parent.func) == "copy.copy":
+                self._copied(parent, uses)
+            else:
+                self.passing.argument(parent, node, uses, line)
         elif isinstance(parent, ast.keyword):
             self.passing.argument(self.scopes.parent(parent), node, uses, line)  # type: ignore[arg-type]
         elif isinstance(parent, ast.BinOp):
@@ -170,6 +180,8 @@ class UseClassifier:
             uses.key_uses.append((line, "an operator"))
         elif isinstance(parent, ast.BoolOp) or (isinstance(parent, ast.IfExp) and parent.test is not node):
             self._read(parent, self.scopes.parent(parent), uses)  # ``X or {}`` is the container too
+        elif isinstance(parent, _MATCH) and parent.subject is node and not _class_patterns(parent):  # type: ignore[attr-defined]
+            uses.key_uses.append((line, "a `match` statement"))  # mapping and value patterns: any Mapping matches
         elif _only_tested(node, parent):
             if isinstance(parent, ast.FormattedValue):
                 uses.printed.append(line)
@@ -181,6 +193,24 @@ class UseClassifier:
             uses.key_uses.append((line, "unpacking"))  # ``f(*X)``, ``[*X]``, ``{**X}``: iterates it
         else:
             uses.blockers.append((line, f"{self.passing.where()}{_escape(node, parent)}"))
+
+    def _copied(self, copy: ast.expr, uses: SlotUses) -> None:
+        """``X.copy()``, ``copy.copy(X)``: after the fix a container of the runtime's kind too, not a dict or a
+        set, so its uses are judged as the container's (``snapshot = X.copy()`` saved with ``torch.save``),
+        followed through a local variable that holds it."""
+        first = len(uses.blockers)
+        parent = self.scopes.parent(copy)
+        local = _local_target(parent, copy, self.scopes)
+        if local is None:
+            self._read(copy, parent, uses)
+        else:
+            function, target = local
+            for reference in self.passing.references_in(function, target.id):
+                if isinstance(reference.ctx, ast.Load):  # the one binding is ``target``; ``del`` only drops it
+                    self._read(reference, self.scopes.parent(reference), uses)
+        uses.blockers[first:] = [
+            (line, f"its copy `{text(copy)}` is no plain container either, and {reason}") for line, reason in uses.blockers[first:]
+        ]
 
     def _compare(self, node: ast.expr, compare: ast.Compare, uses: SlotUses) -> None:
         operands = [compare.left, *compare.comparators]
@@ -255,6 +285,10 @@ class UseClassifier:
             uses.blockers.append((line, "`.popitem()` takes arguments here, which the runtime's does not"))
         if method not in _KEY_FREE_METHODS:
             uses.key_uses.append((line, f"`.{method}()`"))
+        if method == "copy":
+            self._copied(call, uses)
+        elif method in ("keys", "values", "items") and not self._iterated_at_once(call):
+            uses.views_kept.append((line, f"`{text(call)}`"))
         if method == "setdefault" and arguments:
             value = arguments[1] if len(arguments) > 1 else None
             uses.fills.append(self._keyed_fill(arguments[0], value, line, "`X.setdefault(...)`", uses))
@@ -269,6 +303,13 @@ class UseClassifier:
             uses.fills.append(Fill(Member(arguments[0], "iterable"), line, f"`X.{method}(...)`"))
         if method in ("get", "pop", "setdefault", "remove", "discard", "__contains__", "__getitem__") and arguments:
             self._key(arguments[0], uses)
+
+    def _iterated_at_once(self, call: ast.Call) -> bool:
+        """``for k in X.keys()``, ``sorted(X.items())``: walked once, right away, by a loop or a reading call."""
+        parent = self.scopes.parent(call)
+        if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)):
+            return parent.iter is call
+        return isinstance(parent, ast.Call) and parent.args[:1] == [call] and self.survey.names.qualify(parent.func) in READING_CALLS
 
     def _keyed_fill(self, key: ast.expr, value: Optional[ast.expr], line: int, how: str, uses: SlotUses) -> Fill:
         inner = id_argument(key, self.survey.names)
@@ -286,6 +327,25 @@ class UseClassifier:
             uses.id_calls.append(key)  # type: ignore[arg-type]
         else:
             uses.key_uses.append((key.lineno, f"the key `{text(key)}`"))
+
+def _local_target(statement: Optional[ast.AST], value: ast.expr, scopes: Scopes) -> Optional[tuple[FunctionNode, ast.Name]]:
+    """``(function, name)`` when ``statement`` is ``name = value`` inside ``function``, its only binding there
+    (``name |= ...`` is another)."""
+    if not (isinstance(statement, ast.Assign) and statement.value is value and len(statement.targets) == 1):
+        return None
+    target = statement.targets[0]
+    resolved = scopes.resolve(target.id, target) if isinstance(target, ast.Name) else None
+    if resolved is None or not isinstance(resolved[0], FUNCTIONS) or len(resolved[1]) != 1:
+        return None
+    return resolved[0], target  # type: ignore[return-value]
+
+
+def _class_patterns(match: ast.AST) -> bool:
+    """Whether a ``match`` has a class pattern (``case dict():``), which checks the subject's type; mapping
+    patterns (``case {"k": v}:``) accept any Mapping, as the runtime's containers are."""
+    match_class = getattr(ast, "MatchClass")
+    return any(isinstance(node, match_class) for case in match.cases for node in ast.walk(case.pattern))  # type: ignore[attr-defined]
+
 
 def _only_tested(node: ast.expr, parent: Optional[ast.AST]) -> bool:
     """Uses that only look at the container's truth or print it: ``if X:``, ``not X``, ``f"{X}"``, ``X;``."""
@@ -306,7 +366,7 @@ def _escape(node: ast.expr, parent: Optional[ast.AST]) -> str:
     if isinstance(parent, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
         return "it is stored in another container"
     if isinstance(parent, _MATCH):
-        return "it is matched by a `match` statement, whose class patterns need a real dict or set"
+        return "it is matched by a `match` statement, whose class patterns need a real dict or set"  # (``_class_patterns``)
     return f"it is used in `{text(parent)}`, which the fix cannot follow" if parent is not None else "an unknown use"
 
 

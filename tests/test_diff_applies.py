@@ -27,7 +27,7 @@ PROJECT = {
     "pkg/a.py": PORTABLE,
     "pkg/b.py": PINNING.replace("\n", "\r\n"),
     "nspkg/sub/c.py": PORTABLE,
-    "scripts/run.py": PINNING + '\n\nif __name__ == "__main__":\n    add(nn.Linear(1, 1))\n',
+    "scripts/run.py": PINNING + '\n\nif __name__ == "__main__":\n    layer = nn.Linear(1, 1)\n    add(layer)\n',
     "clean.py": "x = 1\n",
 }
 

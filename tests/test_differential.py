@@ -34,7 +34,7 @@ original accepted, ``e2_`` containers that escape their direct uses, ``r3_`` the
 ``n4_`` names, ``v5_`` values that must not (``v5_blocks_``: must) block a fix, ``t6_`` torch.compile,
 ``f7_`` formatting (also checked on the rewritten text, below).
 
-Run: ``python -m pytest tests/test_differential.py -q`` (about 10 s on 2 cores: the codemod twice, two
+Run: ``python -m pytest tests/test_differential.py -q`` (about 15 s on 2 cores: the codemod twice, two
 interpreters at once; a program is then one test, ``-k NAME`` picks it). A failure shows the codemod's
 lines on the program, the rewrite as a diff, and the two transcripts as a diff.
 """
@@ -141,13 +141,18 @@ def _run_all(base: Path) -> dict[str, dict]:
         results[name] = dict(
             original_text=originals[name].read_text(encoding="utf-8"),
             rewritten_text=rewrites[name].read_text(encoding="utf-8"),
-            reasons=run.reasons(rewrites[name]),
-            errors=run.errors_of(rewrites[name]),
+            reasons=[reason for path in _files(program, rewrites[name]) for reason in run.reasons(path)],
+            errors=[error for path in _files(program, rewrites[name]) for error in run.errors_of(path)],
             codemod_output=_codemod_output(program, run, rewrites[name]),
             original=before[str(originals[name])],
             rewritten=after[str(rewrites[name])],
         )
     return results
+
+
+def _files(program: Program, main: Path) -> list[Path]:
+    """The program's files: a directory program's every module (a container may live beside ``main.py``)."""
+    return sorted(main.parent.rglob("*.py")) if program.source.is_dir() else [main]
 
 
 def _codemod_output(program: Program, run: CodemodRun, path: Path) -> str:

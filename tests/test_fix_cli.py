@@ -156,7 +156,7 @@ def test_an_older_copy_is_updated_and_a_foreign_file_is_never_overwritten(tmp_pa
 
 
 def test_a_script_outside_any_package_gets_the_copy_beside_it(tmp_path: Path) -> None:
-    module = write(tmp_path / "scripts" / "tool.py", PORTABLE + '\n\nif __name__ == "__main__":\n    add(nn.Module())\n')
+    module = write(tmp_path / "scripts" / "tool.py", PORTABLE + '\n\nif __name__ == "__main__":\n    module = nn.Module()\n    add(module)\n')
     assert fix("scripts/tool.py", cwd=tmp_path).returncode == 0
     assert (tmp_path / "scripts" / "_weakglobals_runtime.py").exists()
     assert "from _weakglobals_runtime import WeakIdMap\n" in module.read_text()

@@ -45,7 +45,16 @@ FILL = "def fill(model: nn.Module):\n    for name, p in model.named_parameters()
         "def g():\n    if names and not names:\n        print(f'{names}', names == {})\n",
         "def helper(d, m):\n    d[m] = 1\n    return len(d)\ndef g(m: nn.Module):\n    helper(names, m)\n",
         "def helper(d):\n    return helper(d)\ndef g():\n    helper(d=names)\n",
-        "def g():\n    return copy.copy(names)\n",
+        "def g():\n    return len(copy.copy(names)), sorted(names.copy().values())\n",
+        "def g(m: nn.Module):\n    shallow = copy.copy(names)\n    shallow[m] = 'x'\n    return shallow[m], len(shallow)\n",
+        "def g(m: nn.Module):\n    names[m] = m.weight\n    names[m] = m.bias\n",
+        "def g(p: nn.Parameter):\n    names[p] = p.new_zeros(p.shape)\n",
+        "def put(m: nn.Module):\n    names[m] = 1\ndef g():\n    layer = nn.ReLU()\n    put(layer)\n    return layer\n",
+        "MODEL = nn.Linear(1, 1)\ndef get():\n    return MODEL\ndef g():\n    for p in get().parameters():\n        names[p] = 1\n",
+        "class Registry:\n    @staticmethod\n    def add(name: str, m: nn.Module):\n        names[m] = name\nkept = nn.ReLU()\nRegistry.add(str(1), kept)\n",
+        "def g(m: nn.Module):\n    names[m] = m.state_dict()\n",
+        "def g():\n    return 'names: {}'.format(names)\n",
+        "def g(m: nn.Module):\n    match names:\n        case {}:\n            return len(names)\n        case _:\n            return 0\n",
         "def merge(d):\n    return d | {}\ndef g():\n    return merge(names), {} | names\n",
         "def g(model: nn.Module):\n    return copy.deepcopy((model, names))\n",
     ],
@@ -76,6 +85,36 @@ def test_uses_the_runtime_honours_are_fixed(use: str) -> None:
         ("def g(p: nn.Parameter):\n    names[p] = lambda: p\n", "refers to its own key (`lambda: p`"),
         ("def g(p: nn.Parameter):\n    names[p] = (p, 1)\n", "refers to its own key (`p`"),
         ("other = names = {}\n", "bound together with `other`"),
+        ("def g():\n    return copy.copy(names)\n", "its copy `copy.copy(names)` is no plain container either, and it is returned"),
+        ("def g():\n    snapshot = names.copy()\n    torch.save(snapshot, 'f')\n", "its copy `names.copy()` is no plain container either, and it is serialized"),
+        ("snapshot = names.copy()\n", "its copy `names.copy()` is no plain container either, and it is aliased as `snapshot`"),
+        ("def g(m: nn.Module):\n    snapshot = names.copy()\n    snapshot |= {}\n", "and it is aliased as `snapshot`"),
+        ("def hook(m, i, out):\n    names[out] = 1\nnn.Linear(1, 1).register_forward_hook(hook)\n", "keyed by `out` (line 11), from an argument of a hook registered with `register_forward_hook`"),
+        ("def hook(m, i, out):\n    names[out[0]] = 1\nnn.LSTM(1, 1).register_forward_hook(hook)\n", "keyed by `out[0]` (line 11), from an argument of a hook"),
+        ("def g(t: torch.Tensor):\n    t.register_hook(lambda grad: names.update({grad: 1}))\n", "keyed by `grad`"),
+        (
+            "class Registry:\n    def add(self, m: nn.Module):\n        names[m] = 1\nregistry = Registry()\nregistry.add(nn.GELU())\n",
+            "keyed by `m` (line 12), from `nn.GELU()`, which the call at line 14 builds right there",
+        ),
+        (
+            "class Registry:\n    @classmethod\n    def add(cls, m: nn.Module):\n        names[m] = 1\nRegistry.add(nn.GELU())\n",
+            "from `nn.GELU()`, which the call at line 14 builds right there",
+        ),
+        (
+            "class Registry:\n    @staticmethod\n    def add(name: str, m: nn.Module):\n        names[m] = name\nRegistry.add(str(1), nn.ReLU())\n",
+            "from `nn.ReLU()`, which the call at line 14 builds right there",
+        ),
+        (
+            "def make():\n    return nn.Linear(1, 1)\ndef g():\n    for p in make().parameters():\n        names[p] = 1\n",
+            "from `make().parameters()`, a model that `make()` builds on each call",
+        ),
+        ("def reset():\n    return [v for v in globals().values() if isinstance(v, dict)]\n", "reads its globals whole with `globals()` (line 11)"),
+        ("def reset():\n    return vars()\n", "reads its globals whole with `vars()`"),
+        (
+            "def index(model: nn.Module):\n    for m in model.modules():\n        names[m] = 1\nindex(nn.Sequential(nn.ReLU()))\n",
+            "keyed by `m` (line 12), from `nn.Sequential(nn.ReLU())`, which the call at line 13 builds right there",
+        ),
+        ("def put(m: nn.Module):\n    names[m] = 1\nput(nn.ReLU())\n", "keyed by `m` (line 11), from `nn.ReLU()`, which the call at line 12 builds right there"),
     ],
 )
 def test_escapes_are_refused_with_their_reason(use: str, reason: str) -> None:
@@ -89,6 +128,61 @@ def test_an_ordered_dict_compared_with_eq_or_printed_is_refused() -> None:
     assert "an OrderedDict prints as one" in decide(FILL + "def g():\n    print(names)\n", head)[1]
     assert "an OrderedDict prints as one" in decide(FILL + "def g():\n    return f'{names}'\n", head)[1]
     assert decide(FILL + "def g():\n    return len(names)\n", head) == ("WG001", "")
+
+
+def test_what_a_weak_container_builds_as_itself_refuses_its_fix() -> None:
+    """``WeakKeyDictionary | d`` and ``WeakSet.union`` build another weak container; the Strict fixes build a
+    plain dict or set, which keeps keys alive and prints differently."""
+    head = HEAD.replace("names = {}", "import weakref\nnames = weakref.WeakKeyDictionary()")
+    fill = "def fill(t: torch.Tensor):\n    names[t] = 1\n"
+    assert decide(fill, head) == ("WG004", "")
+    assert "it builds a new container (line 10), which is another WeakKeyDictionary" in decide(fill + "merged = names | {}\n", head)[1]
+    assert "`names.values()` is used other than by iterating it at once (line 10)" in decide(fill + "first = next(names.values())\n", head)[1]
+    assert decide(fill + "def g():\n    return [v for v in names.values()], sorted(names.items())\n", head) == ("WG004", "")
+    head = HEAD.replace("names = {}", "import weakref\nnames = weakref.WeakSet()")
+    fill = "def fill(t: torch.Tensor):\n    names.add(t)\n"
+    assert "which is another WeakSet" in decide(fill + "def g(ts):\n    return len(names.union(ts))\n", head)[1]
+
+
+def test_a_defaultdict_without_a_factory_is_refused_only_when_printed() -> None:
+    head = HEAD.replace("names = {}", "names = collections.defaultdict()")
+    assert decide(FILL + "def g():\n    return len(names)\n", head) == ("WG001", "")
+    assert "without a default factory (line 6), printed (line 11)" in decide(FILL + "def g():\n    print(names)\n", head)[1]
+    head = HEAD.replace("names = {}", "names = collections.defaultdict(None)")
+    assert "without a default factory" in decide(FILL + "def g():\n    return repr(names)\n", head)[1]
+
+
+def test_an_instance_read_whole_takes_its_container_along() -> None:
+    head = HEAD + (
+        "class Registry:\n    def __init__(self):\n        self.table = {}\n"
+        "    def add(self, m: nn.Module):\n        self.table[m] = 1\n"
+    )
+    tail = "registry = Registry()\n"
+
+    def reason(source: str) -> str:
+        return next(f for f in analyze(ast.parse(source), source) if f.name == "registry.table").fix_reason or ""
+
+    assert reason(head + tail) == ""
+    dump = "    def dump(self):\n        return {k: type(v) for k, v in self.__dict__.items()}\n"
+    assert "`Registry.dump` reads its instance whole with `self.__dict__`" in reason(head + dump + tail)
+    state = "    def state(self):\n        return vars(self)\n"
+    assert "with `vars(self)`" in reason(head + state + tail)
+    assert "read whole as `registry.__dict__`" in reason(head + tail + "def g():\n    return registry.__dict__\n")
+
+
+def test_a_class_read_whole_takes_its_class_attribute_along() -> None:
+    head = HEAD + "class Caches:\n    names = {}\n    @classmethod\n    def put(cls, m: nn.Module):\n        cls.names[m] = 1\n"
+
+    def reason(extra: str) -> str:
+        source = head + extra
+        found = [f for f in analyze(ast.parse(source), source) if f.name == "Caches.names"]
+        return found[0].fix_reason or ""
+
+    assert reason("") == ""
+    assert "`Caches` is read whole with `vars(cls)` (line 14)" in reason("    @classmethod\n    def every(cls):\n        return vars(cls)\n")
+    assert "`Caches` is read whole as `Caches.__dict__`" in reason("print(Caches.__dict__)\n")
+    assert "with `inspect.getmembers(Caches)`" in reason("import inspect\nprint(inspect.getmembers(Caches))\n")
+    assert reason("def g(c):\n    return vars(c)\n") == ""  # another object's namespace
 
 
 def test_a_module_with_its_own_weak_id_map_is_refused() -> None:

@@ -1,0 +1,149 @@
+"""Keys that only the container would keep: a weak container drops them at once, so the fix would lose them.
+
+``fix_safety.py`` already refuses objects built in the fill itself (``{nn.ReLU(): 2}``). This finds the same
+loss one step away, where the object is built elsewhere and handed over: by a caller, in the call that
+fills the container (``register(nn.ReLU(), "relu")`` at import time, ``index(nn.Sequential(...))`` that
+walks its modules); by a factory of the module, whose model a loop walks (``make_model().named_modules()``);
+or by the call a hook observes (a forward hook's output, a tensor hook's gradient). Keys of a local class
+with its own ``__eq__``/``__hash__`` are held strongly by the runtime, as a dict holds them: never lost.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Optional
+
+from .containers import Member
+from .evidence import Evidence, Obj, argument_at, text
+from .held import Held
+from .scopes import FUNCTIONS, FunctionNode, function_parameters
+from .survey import Survey
+from .vocabulary import ITERATION_METHODS, MODULE_HOOK_REGISTRARS
+
+
+class SoleOwner:
+    """Finds, for one module, the keys that nothing but the container would refer to."""
+
+    def __init__(self, survey: Survey, evidence: Evidence) -> None:
+        self.survey = survey
+        self.evidence = evidence
+        self._method_calls_by_name: dict[str, list[ast.Call]] = {}
+
+    def why(self, held: list[Held]) -> Optional[str]:
+        """The first fill whose key only the container would keep, in words, or None."""
+        for h in held:
+            member, line = h.fill.member, h.fill.line
+            passed = self._built_by_a_caller(member)
+            if passed is not None:
+                return (
+                    f"it is keyed by `{text(member.expr)}` (line {line}), from {passed} and nothing else refers to: "
+                    "a weak container would drop it at once"
+                )
+            temporary = self._from_a_built_model(member)
+            if temporary is not None:
+                return (
+                    f"it is keyed by `{text(member.expr)}` (line {line}), from {temporary}, which nothing else refers to: "
+                    "a weak container would drop them at once"
+                )
+            fresh = self._hook_built(member)
+            if fresh is not None:
+                return (
+                    f"it is keyed by `{text(member.expr)}` (line {line}), from {fresh}: a tensor built for the call that nothing "
+                    "else keeps, which a weak container would drop once the call returns"
+                )
+        return None
+
+    def _built_by_a_caller(self, member: Member) -> Optional[str]:
+        """How a caller builds the key in the call itself, when the key is a parameter of a module-level
+        function or of a method (``register(nn.ReLU(), "relu")``, ``registry.add(nn.GELU())`` at import
+        time: the container is its only owner). Methods are matched by name, whatever the receiver."""
+        parameter = self._parameter_behind(member.expr) if member.shape == "item" else None
+        if parameter is None:
+            return None
+        function, name = parameter
+        position = [argument.arg for argument in function_parameters(function)].index(name)
+        if self.survey.functions.get(function.name) is function:
+            calls = self.evidence.calls_of(function.name)
+        elif function in self.survey.method_owner:
+            position -= 0 if function in self.survey.unbound_methods and function not in self.survey.class_methods else 1
+            calls = self._method_calls(function.name)
+        else:
+            return None
+        for call in calls:
+            argument = argument_at(call, name, position) if position >= 0 else None
+            found = self.evidence.of(argument) if argument is not None else None
+            if isinstance(found, Obj) and found.owned and not self._held_by_equality(argument):  # type: ignore[arg-type]
+                return f"`{text(argument)}`, which the call at line {call.lineno} builds right there"  # type: ignore[arg-type]
+        return None
+
+    def _from_a_built_model(self, member: Member) -> Optional[str]:
+        """``for n, m in make_model().named_modules()``, where this module's ``make_model`` returns a model it
+        builds: the loop walks a temporary, whose modules only the container would keep."""
+        key = member.expr
+        resolved = self.evidence.scopes.resolve(key.id, key) if isinstance(key, ast.Name) else None
+        if resolved is None or len(resolved[1]) != 1 or resolved[1][0].how != "element":
+            return None
+        walked = resolved[1][0].node
+        receiver = walked.func.value if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Attribute) else None
+        if not (isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name)):
+            return None
+        factory = self.survey.functions.get(receiver.func.id)
+        returned = [node.value for node in ast.walk(factory) if isinstance(node, ast.Return) and node.value] if factory else []
+        built = [self.evidence.of(value) for value in returned]
+        if built and all(isinstance(value, Obj) and value.owned for value in built):
+            return f"`{text(walked)}`, a model that `{receiver.func.id}()` builds on each call"
+        return None
+
+    def _parameter_behind(self, key: ast.expr, depth: int = 0) -> Optional[tuple[FunctionNode, str]]:
+        """The function parameter a key comes from: the key itself (``def register(m): X[m] = ...``) or the
+        model whose modules or parameters a loop walks (``def index(model): for m in model.modules()``),
+        a few loops deep."""
+        resolved = self.evidence.scopes.resolve(key.id, key) if isinstance(key, ast.Name) and depth < 4 else None
+        if resolved is None or len(resolved[1]) != 1:
+            return None
+        binding = resolved[1][0]
+        if binding.how == "element":
+            walked = binding.node
+            owner = walked.func.value if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Attribute) else None
+            if owner is None or walked.func.attr not in ITERATION_METHODS:  # type: ignore[union-attr]
+                return None
+            return self._parameter_behind(owner, depth + 1)
+        if binding.how == "parameter" and isinstance(resolved[0], FUNCTIONS):
+            return resolved[0], key.id  # type: ignore[attr-defined]
+        return None
+
+    def _method_calls(self, name: str) -> list[ast.Call]:
+        """Calls ``X.name(...)`` anywhere in the module, found once per name, and only where the text has one."""
+        if name not in self._method_calls_by_name:
+            spelled = re.search(rf"\.{re.escape(name)}\s*\(", self.evidence.source) is not None
+            self._method_calls_by_name[name] = [
+                node for node in ast.walk(self.evidence.scopes.module)
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == name
+            ] if spelled else []
+        return self._method_calls_by_name[name]
+
+    def _held_by_equality(self, built: ast.expr) -> bool:
+        """``NamedBlock("decoder")`` of a local class with its own ``__eq__`` or ``__hash__``: the runtime holds
+        such keys strongly, as a dict does, so nothing is dropped."""
+        name = built.func.id if isinstance(built, ast.Call) and isinstance(built.func, ast.Name) else ""
+        info = self.survey.classes.get(name)
+        return info is not None and any({"__eq__", "__hash__"} & set(ancestor.methods) for ancestor in self.survey.lineage(info))
+
+    def _hook_built(self, member: Member) -> Optional[str]:
+        """Which hook, when the key is an argument that the call builds for a hook (a forward hook's inputs
+        or output, a backward hook's gradients, a tensor hook's gradient), not the module or tensor the
+        hook is registered on."""
+        key = member.expr
+        while isinstance(key, ast.Subscript):  # ``output[0]``, ``grad_output[0]``: an element of what the call built
+            key = key.value
+        if member.shape != "item" or not isinstance(key, ast.Name):
+            return None
+        resolved = self.evidence.scopes.resolve(key.id, key)
+        hook = self.evidence.hooks.get(resolved[0]) if resolved is not None else None
+        if hook is None or any(binding.how != "parameter" for binding in resolved[1]):  # type: ignore[index]
+            return None
+        position = [parameter.arg for parameter in function_parameters(resolved[0])].index(key.id)  # type: ignore[index,arg-type]
+        module_hook = hook.registrar in MODULE_HOOK_REGISTRARS
+        if (module_hook and position > hook.position) or (hook.registrar == "register_hook" and position == hook.position):
+            return f"an argument of a hook registered with `{hook.registrar}` at line {hook.line}"
+        return None

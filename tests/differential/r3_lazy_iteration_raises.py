@@ -1,0 +1,29 @@
+"""Class 3: a generator walks the names lazily while the caller registers one more module. A dict raises
+`RuntimeError: dictionary changed size during iteration`; the runtime's snapshot walk goes on silently."""
+# expect: fixed
+# known gap: WeakIdMap iterates a snapshot and never raises on a change of size during iteration; a dict does (runtime.py)
+from torch import nn
+
+names = {}
+
+
+def register(m: nn.Module, name: str) -> None:
+    names[m] = name
+
+
+def walk():
+    for module, name in names.items():
+        yield name
+
+
+def main() -> None:
+    a, b, c = nn.Linear(1, 1), nn.ReLU(), nn.Tanh()
+    register(a, "a")
+    register(b, "b")
+    walker = walk()
+    print("first:", next(walker))
+    register(c, "c")
+    try:
+        print("rest:", list(walker))
+    except RuntimeError as error:
+        print("RuntimeError:", error)
