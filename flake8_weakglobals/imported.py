@@ -47,6 +47,11 @@ class Imported:
         self.context = context
         self.vocabulary = vocabulary
 
+    @property
+    def knows_a_project(self) -> bool:
+        """Whether there is a project to ask (a snippet, stdin or a file outside any package has none)."""
+        return self.context is not None
+
     def class_kind(self, qualified: str) -> Optional[ImportedKind]:
         """The framework kind of instances of the project class ``qualified`` (relative names allowed)."""
         if self.context is None:

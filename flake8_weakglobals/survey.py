@@ -393,6 +393,9 @@ def _settle_kept_arguments(survey: Survey, pending: _Pending, vocabulary: Vocabu
     call passing what is plainly a framework object asks the index (each question may cost a summary):
     ``self`` of a framework class, a parameter annotated with a framework type, or what a loop over a
     model's parameters or modules binds. The evidence is then judged as for any fill."""
+    if not survey.imported.knows_a_project:
+        return
+    bound_by_loops: dict[FunctionNode, set[str]] = {}
     for call, function in pending.calls:
         callee, accessor = call.func, ""
         if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Call) and not callee.value.args:
@@ -404,7 +407,9 @@ def _settle_kept_arguments(survey: Survey, pending: _Pending, vocabulary: Vocabu
             continue
         qualified = survey.names.qualify(callee)
         qualified = qualified + accessor if qualified is not None else None
-        plain = [argument for argument in call.args if _plainly_framework(argument, function, survey, vocabulary)]
+        if function not in bound_by_loops:
+            bound_by_loops[function] = _bound_by_model_loops(function)
+        plain = [a for a in call.args if _plainly_framework(a, function, bound_by_loops[function], survey, vocabulary)]
         keeper = survey.imported.keeper(qualified) if qualified is not None and plain else None
         if keeper is not None and keeper.position < 0:
             survey.kept_arguments.append(KeptArgument(call, plain[0], keeper))  # a cache keeps every argument
@@ -412,7 +417,9 @@ def _settle_kept_arguments(survey: Survey, pending: _Pending, vocabulary: Vocabu
             survey.kept_arguments.append(KeptArgument(call, call.args[keeper.position], keeper))
 
 
-def _plainly_framework(argument: ast.expr, function: FunctionNode, survey: Survey, vocabulary: Vocabulary) -> bool:
+def _plainly_framework(
+    argument: ast.expr, function: FunctionNode, loop_bound: set[str], survey: Survey, vocabulary: Vocabulary
+) -> bool:
     if not isinstance(argument, ast.Name):
         return False
     parameters = function_parameters(function)
@@ -423,13 +430,18 @@ def _plainly_framework(argument: ast.expr, function: FunctionNode, survey: Surve
         if parameter.arg == argument.id and parameter.annotation is not None:
             qualified = survey.names.qualify(parameter.annotation)
             return qualified is not None and vocabulary.kind_of_type(qualified) is not None
+    return argument.id in loop_bound
+
+
+def _bound_by_model_loops(function: FunctionNode) -> set[str]:
+    """Names a loop over a model's parameters or modules binds in ``function`` (``for p in m.parameters()``)."""
+    bound: set[str] = set()
     for node in ast.walk(function):
         if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Call):
             method = node.iter.func
-            bound = {name.id for name in ast.walk(node.target) if isinstance(name, ast.Name)}
-            if isinstance(method, ast.Attribute) and method.attr in _MODEL_ITERATORS and argument.id in bound:
-                return True
-    return False
+            if isinstance(method, ast.Attribute) and method.attr in _MODEL_ITERATORS:
+                bound.update(name.id for name in ast.walk(node.target) if isinstance(name, ast.Name))
+    return bound
 
 
 def _is_cls(expr: ast.expr, function: FunctionNode, survey: Survey) -> bool:
