@@ -125,16 +125,21 @@ _KEEPING_METHODS = frozenset({"append", "add", "setdefault", "insert", "appendle
 
 class _Mentions:
     """Which lines of a module's text mention a word, so that only the functions whose lines do are walked
-    (walking every function of every summarised module cost more than parsing it)."""
+    (walking every function of every summarised module cost more than parsing it). Lines are counted by
+    ``\n`` (``\r\n`` included); a file with lone ``\r`` line ends is rare enough to only cost a walk too few."""
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self._starts: Optional[list[int]] = None
 
     def lines(self, pattern: str) -> list[int]:
-        if self._starts is None:
-            self._starts = [0, *(match.end() for match in re.finditer(r"\r\n?|\n", self.source))]
-        return sorted({bisect.bisect_right(self._starts, m.start()) for m in re.finditer(pattern, self.source)})
+        found: list[int] = []
+        line, last = 1, 0
+        for match in re.finditer(pattern, self.source):
+            line += self.source.count("\n", last, match.start())
+            last = match.start()
+            if not found or found[-1] != line:
+                found.append(line)
+        return found
 
     def words(self, words: list[str]) -> list[int]:
         return self.lines(rf"\b(?:{'|'.join(sorted(set(words)))})\b") if words else []
