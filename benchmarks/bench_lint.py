@@ -111,8 +111,8 @@ def main() -> None:
     if arguments.skip_flake8:
         print(f"\nTargets: analysis {analysis / parse:.2f}x ast.parse (<= 0.5x); --jobs 2 {serial / parallel:.2f}x faster (>= 1.3x)")
         return
-    without = min(flake8_seconds("without", root) for _ in range(runs))
-    with_plugin = min(flake8_seconds("with", root) for _ in range(runs))
+    pairs = [(flake8_seconds("without", root), flake8_seconds("with", root)) for _ in range(runs)]  # interleaved
+    without, with_plugin = min(pair[0] for pair in pairs), min(pair[1] for pair in pairs)
     print("\n| `flake8 --select WG --jobs 2` over the tree (best of 2) | seconds |")
     print("|---|---|")
     print(f"| without flake8-weakglobals | {without:.1f} |")

@@ -1,8 +1,7 @@
 """Class 3: a dict's items() view reads each value when it reaches it, so a loop that updates a later
-entry sees the update. The runtime walks a snapshot: the value of a key held strongly (the string
-"total") is the one from before the loop."""
+entry sees the update, and so must the runtime's walk, whose snapshot once gave the value of a key held
+strongly (the string "total") from before the loop."""
 # expect: fixed
-# known gap: WeakIdMap._live snapshots the strongly held values; it must read them from the map as it reaches them (runtime.py)
 from torch import nn
 
 counts = {}
