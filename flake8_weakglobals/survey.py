@@ -163,6 +163,8 @@ class _Pending:
     aliases: list[tuple[str, str, ast.expr]] = field(default_factory=list)
     #: Calls made as statements inside functions, with the function: maybe to another module's keeper
     calls: list[tuple[ast.Call, FunctionNode]] = field(default_factory=list)
+    #: What ``for p in model.parameters():`` (or ``modules()``, ...) binds, per function
+    model_loop_names: dict[FunctionNode, set[str]] = field(default_factory=dict)
 
 
 def _visit(
@@ -208,6 +210,11 @@ def _visit(
                 pending.filled_attributes.add(method.value.attr)
             elif function is not None and statement.value.args:
                 pending.calls.append((statement.value, function))
+        if function is not None and isinstance(statement, (ast.For, ast.AsyncFor)) and isinstance(statement.iter, ast.Call):
+            method = statement.iter.func
+            if isinstance(method, ast.Attribute) and method.attr in _MODEL_ITERATORS:
+                names = {name.id for name in ast.walk(statement.target) if isinstance(name, ast.Name)}
+                pending.model_loop_names.setdefault(function, set()).update(names)
         if type(statement) in COMPOUND:
             if at_module and _is_main_guard(statement):
                 continue  # ``if __name__ == "__main__":`` binds a script's locals, not module state
@@ -395,7 +402,6 @@ def _settle_kept_arguments(survey: Survey, pending: _Pending, vocabulary: Vocabu
     model's parameters or modules binds. The evidence is then judged as for any fill."""
     if not survey.imported.knows_a_project:
         return
-    bound_by_loops: dict[FunctionNode, set[str]] = {}
     for call, function in pending.calls:
         callee, accessor = call.func, ""
         if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Call) and not callee.value.args:
@@ -407,9 +413,8 @@ def _settle_kept_arguments(survey: Survey, pending: _Pending, vocabulary: Vocabu
             continue
         qualified = survey.names.qualify(callee)
         qualified = qualified + accessor if qualified is not None else None
-        if function not in bound_by_loops:
-            bound_by_loops[function] = _bound_by_model_loops(function)
-        plain = [a for a in call.args if _plainly_framework(a, function, bound_by_loops[function], survey, vocabulary)]
+        loop_bound = pending.model_loop_names.get(function, set())
+        plain = [a for a in call.args if _plainly_framework(a, function, loop_bound, survey, vocabulary)]
         keeper = survey.imported.keeper(qualified) if qualified is not None and plain else None
         if keeper is not None and keeper.position < 0:
             survey.kept_arguments.append(KeptArgument(call, plain[0], keeper))  # a cache keeps every argument
@@ -431,17 +436,6 @@ def _plainly_framework(
             qualified = survey.names.qualify(parameter.annotation)
             return qualified is not None and vocabulary.kind_of_type(qualified) is not None
     return argument.id in loop_bound
-
-
-def _bound_by_model_loops(function: FunctionNode) -> set[str]:
-    """Names a loop over a model's parameters or modules binds in ``function`` (``for p in m.parameters()``)."""
-    bound: set[str] = set()
-    for node in ast.walk(function):
-        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Call):
-            method = node.iter.func
-            if isinstance(method, ast.Attribute) and method.attr in _MODEL_ITERATORS:
-                bound.update(name.id for name in ast.walk(node.target) if isinstance(name, ast.Name))
-    return bound
 
 
 def _is_cls(expr: ast.expr, function: FunctionNode, survey: Survey) -> bool:
