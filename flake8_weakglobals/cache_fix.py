@@ -26,6 +26,7 @@ import ast
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
+from .containers import root_name
 from .evidence import Evidence, Obj, Tup, Value, text
 from .findings import Edit, EditKind, Span
 from .names import is_our_runtime
@@ -68,14 +69,7 @@ def decide(cached: CachedFunction, survey: Survey, evidence: Evidence) -> CacheF
         return CacheFix(reason)
     # ``lru_cache(...)`` keeps its arguments, which ``weak_lru_cache`` takes alike; a bare name is replaced whole.
     kind = EditKind.RENAME_CALLEE if isinstance(decorator, ast.Call) else EditKind.RENAME_GENERIC
-    return CacheFix(None, (Edit(kind, Span.of(decorator), runtime, _root(callee)),), frozenset({runtime}))
-
-
-def _root(expr: ast.expr) -> str:
-    """The name an expression starts from: ``functools`` for ``functools.lru_cache``."""
-    while isinstance(expr, ast.Attribute):
-        expr = expr.value
-    return expr.id if isinstance(expr, ast.Name) else ""
+    return CacheFix(None, (Edit(kind, Span.of(decorator), runtime, root_name(callee)),), frozenset({runtime}))
 
 
 def _refusal(

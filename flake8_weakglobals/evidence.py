@@ -6,11 +6,11 @@ Values are ``Obj`` (a framework object, with the reason we know), ``Seq`` (an it
 from __future__ import annotations
 
 import ast
-import bisect
 import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional, Union
 
+from .mentions import Mentions
 from .names import Names
 from .scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters
 from .survey import ClassInfo, Survey
@@ -96,8 +96,6 @@ def text(node: ast.AST, limit: int = 60) -> str:
     return written if len(written) <= limit else written[: limit - 3] + "..."
 
 
-_NEWLINE = re.compile(r"\r\n?|\n")
-
 _TYPING_SEQUENCES = {
     "List", "Sequence", "MutableSequence", "Iterable", "Iterator", "Collection", "Set", "FrozenSet",
     "AbstractSet", "MutableSet", "Deque", "Generator", "list", "set", "frozenset", "deque",
@@ -123,26 +121,21 @@ class Evidence:
         self.vocabulary = vocabulary
         self.hooks = hooks
         self._active: set[tuple[ast.AST, str]] = set()
-        self._calls: dict[str, list[ast.Call]] = {}
-        self._line_starts: Optional[list[int]] = None
+        self._calls: dict[tuple[str, bool], list[ast.Call]] = {}
+        self._mentions = Mentions(source)
 
-    def calls_of(self, name: str) -> list[ast.Call]:
-        """Calls of the module-level function ``name``, found in the top-level statements whose text calls
-        it (a walk of the whole module per file cost more than the rest of the analysis)."""
-        if name not in self._calls:
-            if self._line_starts is None:
-                self._line_starts = [0, *(match.end() for match in _NEWLINE.finditer(self.source))]
-            starts = self._line_starts
-            lines = sorted({bisect.bisect_right(starts, m.start()) for m in re.finditer(rf"\b{re.escape(name)}\s*\(", self.source)})
+    def calls_of(self, name: str, method: bool = False) -> list[ast.Call]:
+        """Calls of the module-level function ``name`` (with ``method``: calls ``X.name(...)`` on any
+        receiver), found in the top-level statements whose text makes them (a walk of the whole module per
+        file cost more than the rest of the analysis)."""
+        if (name, method) not in self._calls:
+            lines = self._mentions.lines(rf"{'[.]' if method else ''}\b{re.escape(name)}\s*\(")
             calls: list[ast.Call] = []
             for statement in self.scopes.module.body:
-                if any(statement.lineno <= line <= (statement.end_lineno or line) for line in lines):
-                    calls.extend(
-                        node for node in ast.walk(statement)
-                        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
-                    )
-            self._calls[name] = calls
-        return self._calls[name]
+                if Mentions.within(lines, statement):
+                    calls.extend(node for node in ast.walk(statement) if isinstance(node, ast.Call) and _calls(node, name, method))
+            self._calls[(name, method)] = calls
+        return self._calls[(name, method)]
 
     def _assigned_to_self(self, owner: ClassInfo, attribute: str) -> list[ast.expr]:
         """Values assigned to ``self.<attribute>`` in the methods of ``owner`` and of its local bases."""
@@ -444,6 +437,13 @@ def _conjuncts(test: ast.expr) -> list[ast.expr]:
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
         return [part for value in test.values for part in _conjuncts(value)]
     return [test]
+
+
+def _calls(call: ast.Call, name: str, method: bool) -> bool:
+    function = call.func
+    if method:
+        return isinstance(function, ast.Attribute) and function.attr == name
+    return isinstance(function, ast.Name) and function.id == name
 
 
 def argument_at(call: ast.Call, name: str, position: int) -> Optional[ast.expr]:

@@ -15,7 +15,6 @@ from .summaries import CACHE_FUNCTIONS as CACHE_DECORATORS
 from .vocabulary import Vocabulary
 
 
-
 @dataclass(frozen=True)
 class ImportedKind:
     kind: str

@@ -75,5 +75,5 @@ def judge_kept_by_cache(kept: KeptArgument, evidence: Evidence) -> Optional[Find
         holds=(found.kind,),
         evidence=Proof(line, found.why),
         message=rules.cache_message(keeper.decorator, name, (found.kind,), where),
-        fix_reason=f"it is defined in `{keeper.module}` (line {keeper.line}); fix it there",
+        fix_reason=rules.defined_elsewhere(keeper.module, keeper.line),
     )

@@ -86,8 +86,7 @@ class ContainerJudge:
         if not foreign:
             return None
         fill, first = min(foreign, key=lambda pair: pair[0].line)
-        place = "class-level" if "." in imported.name else "module-level"
-        code = "WG003" if place == "class-level" else ("WG001" if imported.type.keyed else "WG002")
+        place, code = _held_elsewhere(imported.name, imported.type)
         kinds = tuple(sorted({found.kind for _, found in foreign}))
         name = f"{imported.module}.{imported.name}"
         alias = f", here `{key}`" if key in self.survey.container_aliases else ""
@@ -99,23 +98,22 @@ class ContainerJudge:
             col=fill.member.expr.col_offset,
             name=name,
             kind=word,
-            scope="class" if place == "class-level" else "module",
+            scope="module" if place == "module-level" else "class",
             holds=kinds,
             evidence=Proof(fill.line, first.why),
             message=rules.container_message(code, word, place, name, kinds, evidence),
-            fix_reason=f"it is defined in `{imported.module}` (line {imported.line}); fix it there",
+            fix_reason=rules.defined_elsewhere(imported.module, imported.line),
         )
 
     def kept_argument(self, kept: KeptArgument) -> Optional[Finding]:
         """``Store.put(self)`` from a module's method, where ``Store.put`` (another project module) keeps its
         argument in a container there: reported here, at the call, where the evidence is and where a
         ``# noqa`` belongs; the definition's module cannot see who calls it."""
-        found = self.evidence.of(kept.argument)
         keeper = kept.keeper
-        if not isinstance(found, Obj) or found.owned or keeper.type is None:
+        found = self.evidence.of(kept.argument)
+        if keeper.type is None or not isinstance(found, Obj) or found.owned:
             return None
-        place = "module-level" if "." not in keeper.container else "singleton's" if "()." in keeper.container else "class-level"
-        code = "WG003" if place != "module-level" else ("WG001" if keeper.type.keyed else "WG002")
+        place, code = _held_elsewhere(keeper.container, keeper.type)
         name = f"{keeper.module}.{keeper.container}"
         line = kept.call.lineno
         evidence = (
@@ -132,7 +130,7 @@ class ContainerJudge:
             holds=(found.kind,),
             evidence=Proof(line, found.why),
             message=rules.container_message(code, keeper.type.value, place, name, (found.kind,), evidence),
-            fix_reason=f"it is defined in `{keeper.module}` (line {keeper.line}); fix it there",
+            fix_reason=rules.defined_elsewhere(keeper.module, keeper.line),
         )
 
     def _rule(
@@ -271,3 +269,11 @@ def _keyed_by(held: list[Held]) -> str:
     """How WG005's keys are made: ``data_ptr()`` when every address-keyed fill takes a storage's address."""
     by_address = [h.fill.how for h in held if h.fill.id_key and h.object]
     return "data_ptr()" if by_address and all("data_ptr()" in how for how in by_address) else "id()"
+
+
+def _held_elsewhere(name: str, container: ContainerType) -> tuple[str, str]:
+    """Place and code of another module's container, by its name there: ``registry`` (module-level),
+    ``Store._items`` (class-level, WG003) or ``Manager.get_instance().items`` (a singleton's, WG003)."""
+    if "." not in name:
+        return "module-level", "WG001" if container.keyed else "WG002"
+    return ("singleton's" if "()." in name else "class-level"), "WG003"

@@ -37,9 +37,10 @@ class Names:
                 self._aliases.setdefault(local, target)
 
     def add_star_import(self, names: Callable[[], list[tuple[str, str]]]) -> None:
-        """``from module import *``: ``names()`` lists what it binds, each with where it really lives. It is
-        called only when a name is not known otherwise, so a star import of a project module costs its
-        summary only in a module that asks about such a name. Explicit imports win over star-bound names."""
+        """``from module import *``: ``names()`` lists what it binds, each with what that module imported it
+        as (or its own name there). It is called only when a name is not known otherwise, so a star import
+        of a project module costs its summary only in a module that asks about such a name. Explicit
+        imports win over star-bound names."""
         self._stars.append(names)
 
     def _read_stars(self) -> None:

@@ -63,6 +63,11 @@ def container_message(
     return f"{code} {place} {kind} `{name}` {relation} {holds} {evidence}"
 
 
+def defined_elsewhere(module: str, line: int) -> str:
+    """Why the codemod leaves a finding reported where another module's container is filled."""
+    return f"it is defined in `{module}` (line {line}); fix it there"
+
+
 def cache_message(decorator: str, name: str, kinds: tuple[str, ...], evidence: str) -> str:
     """The flake8 line of WG006, as short as ``container_message``'s."""
     return f"WG006 `@{decorator}` on `{name}` caches calls keyed by {_holds(kinds)} {evidence}"

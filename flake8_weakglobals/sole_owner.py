@@ -10,7 +10,6 @@ with its own ``__eq__``/``__hash__`` are held strongly by the runtime, as a dict
 from __future__ import annotations
 
 import ast
-import re
 from typing import Optional
 
 from .containers import Member
@@ -27,7 +26,6 @@ class SoleOwner:
     def __init__(self, survey: Survey, evidence: Evidence) -> None:
         self.survey = survey
         self.evidence = evidence
-        self._method_calls_by_name: dict[str, list[ast.Call]] = {}
 
     def why(self, held: list[Held]) -> Optional[str]:
         """The first fill whose key only the container would keep, in words, or None."""
@@ -66,7 +64,7 @@ class SoleOwner:
             calls = self.evidence.calls_of(function.name)
         elif function in self.survey.method_owner:
             position -= 0 if function in self.survey.unbound_methods and function not in self.survey.class_methods else 1
-            calls = self._method_calls(function.name)
+            calls = self.evidence.calls_of(function.name, method=True)
         else:
             return None
         for call in calls:
@@ -111,16 +109,6 @@ class SoleOwner:
         if binding.how == "parameter" and isinstance(resolved[0], FUNCTIONS):
             return resolved[0], key.id  # type: ignore[attr-defined]
         return None
-
-    def _method_calls(self, name: str) -> list[ast.Call]:
-        """Calls ``X.name(...)`` anywhere in the module, found once per name, and only where the text has one."""
-        if name not in self._method_calls_by_name:
-            spelled = re.search(rf"\.{re.escape(name)}\s*\(", self.evidence.source) is not None
-            self._method_calls_by_name[name] = [
-                node for node in ast.walk(self.evidence.scopes.module)
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == name
-            ] if spelled else []
-        return self._method_calls_by_name[name]
 
     def _held_by_equality(self, built: ast.expr) -> bool:
         """``NamedBlock("decoder")`` of a local class with its own ``__eq__`` or ``__hash__``: the runtime holds

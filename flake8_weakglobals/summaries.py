@@ -10,12 +10,11 @@ Every name in a summary is absolute (``pkg.base.Rotary``).
 from __future__ import annotations
 
 import ast
-import bisect
-import re
 from dataclasses import dataclass, field
 from typing import Iterator, Optional
 
 from .containers import ContainerType, classify
+from .mentions import Mentions
 from .names import Names
 
 CACHE_FUNCTIONS = frozenset({"functools.lru_cache", "functools.cache"})
@@ -54,7 +53,7 @@ def absolute(target: str, module: str, is_package: bool) -> str:
 def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> ModuleSummary:
     """The summary of one parsed module. Only module-level statements are read, ``if`` blocks included;
     functions are searched for ``lru_cache`` only in a module whose text names a cache."""
-    mentions = _Mentions(source)
+    mentions = Mentions(source)
     caching = mentions.lines(r"cache")
     names = Names()
     summary = ModuleSummary(module)
@@ -120,37 +119,10 @@ def _summarize_class_containers(summary: ModuleSummary, cls: ast.ClassDef, names
 
 
 #: Calls that put their arguments into the container they are called on.
-_KEEPING_METHODS = frozenset({"append", "add", "setdefault", "insert", "appendleft", "extend"})
+KEEPING_METHODS = frozenset({"append", "add", "setdefault", "insert", "appendleft", "extend"})
 
 
-class _Mentions:
-    """Which lines of a module's text mention a word, so that only the functions whose lines do are walked
-    (walking every function of every summarised module cost more than parsing it). Lines are counted by
-    ``\n`` (``\r\n`` included); a file with lone ``\r`` line ends is rare enough to only cost a walk too few."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def lines(self, pattern: str) -> list[int]:
-        found: list[int] = []
-        line, last = 1, 0
-        for match in re.finditer(pattern, self.source):
-            line += self.source.count("\n", last, match.start())
-            last = match.start()
-            if not found or found[-1] != line:
-                found.append(line)
-        return found
-
-    def words(self, words: list[str]) -> list[int]:
-        return self.lines(rf"\b(?:{'|'.join(sorted(set(words)))})\b") if words else []
-
-    @staticmethod
-    def within(lines: list[int], node: ast.stmt) -> bool:
-        position = bisect.bisect_left(lines, node.lineno)
-        return position < len(lines) and lines[position] <= (node.end_lineno or node.lineno)
-
-
-def _summarize_keepers(summary: ModuleSummary, statements: list[ast.stmt], names: Names, qualify, mentions: _Mentions) -> None:  # type: ignore[no-untyped-def]
+def _summarize_keepers(summary: ModuleSummary, statements: list[ast.stmt], names: Names, qualify, mentions: Mentions) -> None:  # type: ignore[no-untyped-def]
     """Functions that put one of their parameters into a long-lived container of this module, or cache
     their calls: what a caller in another module passes there is kept for as long as the container lives
     (``Store.put(tensor)`` from a training loop, ``_warn_once(self)``). Module-level functions, static and
@@ -261,7 +233,7 @@ def _summarize_keeper(  # type: ignore[no-untyped-def]
                 if isinstance(target, ast.Subscript) and (holder := container(target.value)):
                     kept = [target.slice, node.value]
                     break
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _KEEPING_METHODS:
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in KEEPING_METHODS:
             holder = container(node.func.value)
             kept = list(node.args)
         for expr in kept:

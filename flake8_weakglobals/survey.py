@@ -12,14 +12,14 @@ import functools
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Optional
 
-from .containers import ContainerType, classify
+from .containers import ContainerType, classify, root_name
 from .imported import CACHE_DECORATORS, NOWHERE, Imported, ImportedContainer, ImportedKeeper
 from .names import Names
-from .summaries import wraps_a_cache
+from .summaries import KEEPING_METHODS, wraps_a_cache
 from .scopes import COMPOUND, FUNCTIONS, FunctionNode, function_parameters, nested_blocks
 from .vocabulary import Vocabulary
 
-_FILLING_METHODS = frozenset({"append", "add", "setdefault", "update", "extend", "insert", "appendleft"})
+_FILLING_METHODS = KEEPING_METHODS | {"update"}  # ``update`` fills with its argument's items
 
 
 @dataclass(frozen=True)
@@ -369,11 +369,8 @@ def _settle_aliases(survey: Survey, pending: _Pending) -> None:
     for owner, name, value in pending.aliases:
         if name not in (pending.filled_attributes if owner else pending.filled_names):
             continue
-        root = value
-        while isinstance(root, ast.Attribute):
-            root = root.value
         key = f"{owner}.{name}" if owner else name
-        if not isinstance(root, ast.Name) or not survey.names.is_imported(root.id) or key in survey.imported_containers:
+        if not survey.names.is_imported(root_name(value)) or key in survey.imported_containers:
             continue
         if (owner and name in survey.class_candidates.get(owner, ())) or (not owner and name in survey.module_candidates):
             continue  # also bound to a container of its own
@@ -406,10 +403,7 @@ def _settle_kept_arguments(survey: Survey, pending: _Pending, vocabulary: Vocabu
         callee, accessor = call.func, ""
         if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Call) and not callee.value.args:
             callee, accessor = callee.value.func, f"().{callee.attr}"  # ``Manager.get_instance().register``
-        root = callee
-        while isinstance(root, ast.Attribute):
-            root = root.value
-        if not isinstance(root, ast.Name) or not survey.names.is_imported(root.id):
+        if not survey.names.is_imported(root_name(callee)):
             continue
         qualified = survey.names.qualify(callee)
         qualified = qualified + accessor if qualified is not None else None

@@ -9,13 +9,13 @@ object: that is ``evidence``'s job, done afterwards on the recorded keys.
 from __future__ import annotations
 
 import ast
-import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Optional
 
 from .containers import Constructor, ContainerType, Member, classify, initial_members
 from .evidence import text
+from .mentions import line_starts
 from .names import Names
 from .passing import READING_CALLS, Passing
 from .scopes import FUNCTIONS, FunctionNode, Scopes, first_line
@@ -70,16 +70,6 @@ class Collected:
     hook_calls: list[ast.Call]
 
 
-_NEWLINES = re.compile(r"\r\n?|\n")  # the tokenizer's line ends (``str.splitlines`` also splits on form feeds)
-
-
-def _line_starts(source: str) -> list[int]:
-    """Offset of the start of each line (line 1 first), counting lines as the tokenizer does."""
-    if source.count("\r") != source.count("\r\n"):  # lone carriage returns: rare, and slower to count
-        return [0, *(match.end() for match in _NEWLINES.finditer(source))]
-    return [0, *itertools.accumulate(len(line) + 1 for line in source.split("\n"))]
-
-
 def collect(module: ast.Module, source: str, survey: Survey, scopes: Scopes) -> Collected:
     """The one full walk, of the top-level statements whose text mentions a candidate name or a hook
     registration (a reference is always spelled out in the source): candidate references, hook
@@ -88,7 +78,7 @@ def collect(module: ast.Module, source: str, survey: Survey, scopes: Scopes) -> 
     attributes = set().union(*survey.class_candidates.values(), *survey.instance_candidates.values())
     words = "|".join(re.escape(word) for word in sorted(names | attributes))
     mentions = re.compile(rf"\b(?:{words})\b|register_\w*hook" if words else r"register_\w*hook")
-    starts = _line_starts(source)
+    starts = line_starts(source)
     registrars = MODULE_HOOK_REGISTRARS | TENSOR_HOOK_REGISTRARS
     references: list[ast.expr] = []
     hook_calls: list[ast.Call] = []
@@ -327,6 +317,7 @@ class UseClassifier:
             uses.id_calls.append(key)  # type: ignore[arg-type]
         else:
             uses.key_uses.append((key.lineno, f"the key `{text(key)}`"))
+
 
 def _local_target(statement: Optional[ast.AST], value: ast.expr, scopes: Scopes) -> Optional[tuple[FunctionNode, ast.Name]]:
     """``(function, name)`` when ``statement`` is ``name = value`` inside ``function``, its only binding there

@@ -1,0 +1,57 @@
+"""Which lines of a module's text mention a word, counted as the tokenizer counts them.
+
+Walking every node of a module costs more than the rest of the analysis, and a name is always spelled out
+where it is used: so the passes that look for uses of one name (the uses of a candidate, the call sites of
+a function, the functions of a summarised module that name a container) first ask the text which lines
+can matter, and walk only the statements that cover them. Knows nothing of rules.
+"""
+from __future__ import annotations
+
+import ast
+import bisect
+import itertools
+import re
+from typing import Optional
+
+_NEWLINES = re.compile(r"\r\n?|\n")  # the tokenizer's line ends (``str.splitlines`` also splits on form feeds)
+
+
+def line_starts(source: str) -> list[int]:
+    """Offset of the start of each line (line 1 first)."""
+    if source.count("\r") != source.count("\r\n"):  # lone carriage returns: rare, and slower to count
+        return [0, *(match.end() for match in _NEWLINES.finditer(source))]
+    return [0, *itertools.accumulate(len(line) + 1 for line in source.split("\n"))]
+
+
+class Mentions:
+    """The line numbers of a module's matches of a pattern, and whether a statement covers one of them."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._lone_returns = source.count("\r") != source.count("\r\n")
+        self._starts: Optional[list[int]] = None
+
+    def lines(self, pattern: str) -> list[int]:
+        """Sorted line numbers (1-based) of the lines where ``pattern`` matches."""
+        if self._lone_returns:
+            if self._starts is None:
+                self._starts = line_starts(self.source)
+            return sorted({bisect.bisect_right(self._starts, m.start()) for m in re.finditer(pattern, self.source)})
+        found: list[int] = []
+        line, last = 1, 0
+        for match in re.finditer(pattern, self.source):  # newlines counted between matches: no line table
+            line += self.source.count("\n", last, match.start())
+            last = match.start()
+            if not found or found[-1] != line:
+                found.append(line)
+        return found
+
+    def words(self, words: list[str]) -> list[int]:
+        """The lines naming any of ``words`` as a whole word."""
+        return self.lines(rf"\b(?:{'|'.join(sorted(set(words)))})\b") if words else []
+
+    @staticmethod
+    def within(lines: list[int], node: ast.stmt) -> bool:
+        """Whether one of ``lines`` falls within ``node``'s first and last lines."""
+        position = bisect.bisect_left(lines, node.lineno)
+        return position < len(lines) and lines[position] <= (node.end_lineno or node.lineno)
