@@ -29,9 +29,10 @@ Guarantees:
   one global is the per-class decision, keyed by ``id`` so that it keeps no class alive.
 - Cost: a weakly held key costs what it did before (one ``id`` lookup and a liveness check); a new key, a
   miss, and every strongly held key cost one more dict lookup (the per-class decision).
-- Iteration walks a snapshot of the keys: keys dying mid-loop never raise; values are read as the loop
-  reaches them, and an insert or delete mid-loop raises as a dict's does. Values are held strongly; a
-  value that refers to its own key keeps that key alive, as in every weak-key map.
+- Iteration walks a snapshot of the keys: keys dying mid-loop never raise, and values are read as the
+  loop reaches them. An insert mid-loop does not raise the dict's ``RuntimeError`` (threads: see
+  ``_live``). Values are held strongly; a value that refers to its own key keeps that key alive, as in
+  every weak-key map.
 - ``torch.compile(..., fullgraph=True)`` traces ``[]``, ``get``, ``in``, ``len`` and overwriting a value,
   as for a dict: dynamo guards on the key's identity, its entry and the value read, so a value set or a
   key added after compiling is seen (a tensor value as a graph input, any other by a recompile, as with a
@@ -133,12 +134,11 @@ class _WeakIdStore:
     and ``(key,) -> value`` for keys held strongly (a 1-tuple is never equal to an int, and hashes and
     compares as its key does, so a dict's rules, ``1 == True`` included, apply unchanged)."""
 
-    __slots__ = ("_data", "_remove", "_dropped", "__weakref__")
+    __slots__ = ("_data", "_remove", "__weakref__")
     _strict = False  # ``Strict*``: as ``WeakKeyDictionary``/``WeakSet``, take only what can be weakly referenced
 
     def __init__(self) -> None:
         self._data: dict[Any, Any] = {}
-        self._dropped = 0  # entries removed because their key died: what iteration must not count as a change
 
         def remove(entry: _Entry, selfref: weakref.ref = weakref.ref(self)) -> None:
             store = selfref()
@@ -146,7 +146,6 @@ class _WeakIdStore:
             # this id yet: the slot holds this entry unless an explicit delete already dropped it.
             if store is not None and store._data.get(entry.key_id) is entry:
                 store._data.pop(entry.key_id, None)
-                store._dropped += 1
 
         self._remove = remove
 
@@ -193,7 +192,6 @@ class _WeakIdStore:
             return
         if entry is not None:
             data.pop(key_id, None)  # a dead entry under a recycled id: the new key goes to the end
-            self._dropped += 1
         entry = _Entry(key, self._remove)
         entry.key_id, entry.value = key_id, value
         data[key_id] = entry
@@ -206,33 +204,24 @@ class _WeakIdStore:
         return default if _weakly(key) else self._data.pop(self._strong_slot(key), default)
 
     def _live(self, reverse: bool = False) -> Iterator[tuple[Any, Any]]:
-        """``(key, value)`` in insertion order, over a snapshot of the keys, so that collection mid-loop never
-        raises; values are read as the walk reaches them, and an insert or delete mid-walk raises the
-        dict's ``RuntimeError``, as a dict's iterator does (checked at each step, from its creation on)."""
+        """``(key, value)`` in insertion order over a snapshot of the keys, so that collection mid-loop never
+        raises; each value is read as the walk reaches it, as a dict's ``items()`` reads it. A change of
+        size mid-walk does not raise the dict's ``RuntimeError``: the walk is Python code, so another
+        thread may insert during ``list(m.items())``, which a dict's C loop never lets happen."""
         snapshot = self._data.copy()  # one C-level copy: no removal callback can run half-way through it
-        return self._walk(snapshot, reverse, len(snapshot) + self._dropped)
-
-    def _walk(self, snapshot: dict[Any, Any], reverse: bool, size: int) -> Iterator[tuple[Any, Any]]:
         data = self._data
         for slot, entry in reversed(snapshot.items()) if reverse else snapshot.items():
-            if len(data) + self._dropped != size:
-                raise RuntimeError("dictionary changed size during iteration")
-            current = data.get(slot, _MISSING)
             if type(slot) is tuple:
-                if current is _MISSING:
-                    raise RuntimeError("dictionary keys changed during iteration")
-                yield slot[0], current  # its value now, as a dict's items() reads it
+                value = data.get(slot, _MISSING)
+                if value is not _MISSING:  # deleted mid-walk: gone, as from the dict
+                    yield slot[0], value
                 continue
             key = entry()
             if key is not None:
-                if current is not entry:
-                    raise RuntimeError("dictionary keys changed during iteration")
                 fix = getattr(type(key), "_fix_weakref", None)  # torch resurrects tensor objects
                 if fix is not None:
                     fix(key)
                 yield key, entry.value
-        if len(data) + self._dropped != size:
-            raise RuntimeError("dictionary changed size during iteration")
 
     def _pop_last(self, empty: str) -> tuple[Any, Any]:
         """Remove and return the last live ``(key, value)``, LIFO as ``dict.popitem``; ``KeyError(empty)``."""
@@ -243,7 +232,6 @@ class _WeakIdStore:
             key = entry()
             if key is not None:
                 return key, entry.value
-            self._dropped += 1
         raise KeyError(empty)
 
     def _count_live(self) -> int:

@@ -47,7 +47,9 @@ def test_every_rewrite_of_a_generated_program_compiles_converges_and_adds_no_pyf
     fixed: set[str] = set()
     several = []
 
-    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    # Derandomized: whether each rule is fixed at least once depends on the draw, and a random draw of 300
+    # missed WG002 in 2 of 6 runs; a fixed draw keeps the coverage check meaningful and CI steady.
+    @settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(programs())
     def rewrites_are_sound(text: str) -> None:
         tree = ast.parse(text)  # the grammar promises valid Python
