@@ -6,7 +6,7 @@ Values are ``Obj`` (a framework object, with the reason we know), ``Seq`` (an it
 from __future__ import annotations
 
 import ast
-import re
+import functools
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional, Union
 
@@ -126,14 +126,15 @@ class Evidence:
 
     def calls_of(self, name: str, method: bool = False) -> list[ast.Call]:
         """Calls of the module-level function ``name`` (with ``method``: calls ``X.name(...)`` on any
-        receiver), found in the top-level statements whose text makes them (a walk of the whole module per
+        receiver), found in the statements whose text makes them, at any depth (a walk of the whole module per
         file cost more than the rest of the analysis)."""
         if (name, method) not in self._calls:
-            lines = self._mentions.lines(rf"{'[.]' if method else ''}\b{re.escape(name)}\s*\(")
+            lines = self._mentions.words([name], then=r"\s*\(")  # ``X.name(`` too: the walk tells them apart
             calls: list[ast.Call] = []
             for statement in self.scopes.module.body:
                 if Mentions.within(lines, statement):
-                    calls.extend(node for node in ast.walk(statement) if isinstance(node, ast.Call) and _calls(node, name, method))
+                    nodes = self.scopes.index_parts(statement, functools.partial(Mentions.within, lines))
+                    calls.extend(node for node in nodes if type(node) is ast.Call and _calls(node, name, method))  # type: ignore[arg-type]
             self._calls[(name, method)] = calls
         return self._calls[(name, method)]
 

@@ -8,6 +8,7 @@ function or method of this module is followed into, as the parameter that receiv
 from __future__ import annotations
 
 import ast
+import weakref
 from typing import TYPE_CHECKING, Callable, Optional
 
 from .evidence import text
@@ -51,7 +52,9 @@ class Passing:
     """Judges each call that receives a container; ``classify`` is the classifier's own entry point, for the
     references to the parameter it follows the container into."""
 
-    def __init__(self, scopes: Scopes, survey: Survey, slots: SlotResolver, classify: Callable[[ast.expr, SlotUses], None]) -> None:
+    def __init__(
+        self, scopes: Scopes, survey: Survey, slots: SlotResolver, classify: weakref.WeakMethod[Callable[[ast.expr, SlotUses], None]]
+    ) -> None:
         self.scopes = scopes
         self.survey = survey
         self.slots = slots
@@ -120,7 +123,7 @@ class Passing:
         self.following.append(key)
         try:
             for reference in self.references_in(function, parameter.arg):
-                self.classify(reference, uses)
+                self.classify()(reference, uses)  # type: ignore[misc]
         finally:
             self.following.pop()
 

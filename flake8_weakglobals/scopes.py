@@ -65,17 +65,24 @@ class Scopes:
         self._indexed.add(statement)
         return self._walk(statement)
 
-    def index_class_parts(self, statement: ast.stmt, wanted: Callable[[ast.stmt], bool]) -> list[ast.AST]:
-        """For a top-level class, index its header and only the body statements ``wanted`` (those whose text
-        may matter); the rest of the class is indexed in full the first time a question reaches into it.
-        Any other statement is indexed whole."""
-        if not isinstance(statement, ast.ClassDef) or statement in self._indexed:
-            return self.index(statement)
+    def index_parts(self, statement: ast.stmt, wanted: Callable[[ast.stmt], bool]) -> list[ast.AST]:
+        """Index a statement's header and, of the statements nested in it, only those ``wanted``
+        (those whose text may matter), at any depth; returns the nodes indexed. The rest of the statement is
+        indexed in full the first time a question reaches into it."""
+        return self._walk_parts(statement, wanted)
+
+    def _walk_parts(self, statement: ast.stmt, wanted: Callable[[ast.stmt], bool]) -> list[ast.AST]:
         nodes: list[ast.AST] = [statement]
-        for part in [*statement.decorator_list, *statement.bases, *statement.keywords, *statement.body]:
-            self._parents[part] = statement
-            if not isinstance(part, ast.stmt) or wanted(part):
-                nodes.extend(self._walk(part))
+        for field_name in statement._fields:
+            value = getattr(statement, field_name, None)
+            for part in value if isinstance(value, list) else (value,):
+                if not isinstance(part, ast.AST):
+                    continue
+                self._parents[part] = statement
+                if not isinstance(part, ast.stmt):
+                    nodes.extend(self._walk(part))  # a header, an ``except`` clause, a ``case``: whole
+                elif wanted(part):
+                    nodes.extend(self._walk_parts(part, wanted))
         return nodes
 
     def _walk(self, root: ast.AST) -> list[ast.AST]:

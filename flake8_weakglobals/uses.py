@@ -9,16 +9,16 @@ object: that is ``evidence``'s job, done afterwards on the recorded keys.
 from __future__ import annotations
 
 import ast
-import re
+import weakref
 from dataclasses import dataclass, field
 from typing import Optional
 
 from .containers import Constructor, ContainerType, Member, classify, initial_members
 from .evidence import text
-from .mentions import line_starts
+from .mentions import Mentions
 from .names import Names
 from .passing import READING_CALLS, Passing
-from .scopes import FUNCTIONS, FunctionNode, Scopes, first_line
+from .scopes import FUNCTIONS, FunctionNode, Scopes
 from .slots import Slot, SlotResolver
 from .survey import Survey
 from .vocabulary import MODULE_HOOK_REGISTRARS, TENSOR_HOOK_REGISTRARS
@@ -61,6 +61,7 @@ class SlotUses:
 
 
 _MATCH = tuple(getattr(ast, name) for name in ("Match",) if hasattr(ast, name))  # Python 3.10+
+_IMPORTS = frozenset({ast.Import, ast.ImportFrom})
 _KEY_FREE_METHODS = {"values", "clear", "__len__", "get", "__contains__", "__getitem__", "setdefault", "pop", "remove", "discard"}
 
 
@@ -71,27 +72,25 @@ class Collected:
 
 
 def collect(module: ast.Module, source: str, survey: Survey, scopes: Scopes) -> Collected:
-    """The one full walk, of the top-level statements whose text mentions a candidate name or a hook
-    registration (a reference is always spelled out in the source): candidate references, hook
-    registrations, walrus targets, and imports inside functions."""
+    """The one full walk, of the statements whose text mentions a candidate name or a hook registration (a
+    reference is always spelled out in the source), at any depth, with the headers of the statements around
+    them: candidate references, hook registrations, walrus targets, and imports inside functions."""
     names = survey.module_candidates.union(*survey.class_candidates.values())
     attributes = set().union(*survey.class_candidates.values(), *survey.instance_candidates.values())
-    words = "|".join(re.escape(word) for word in sorted(names | attributes))
-    mentions = re.compile(rf"\b(?:{words})\b|register_\w*hook" if words else r"register_\w*hook")
-    starts = line_starts(source)
+    mentions = Mentions(source)
+    lines = sorted({*mentions.words(names | attributes), *mentions.lines(r"register_\w*hook")})
     registrars = MODULE_HOOK_REGISTRARS | TENSOR_HOOK_REGISTRARS
     references: list[ast.expr] = []
     hook_calls: list[ast.Call] = []
     walruses: list[ast.NamedExpr] = []
 
-    def mentioned(statement: ast.stmt) -> bool:
-        end = starts[statement.end_lineno] if statement.end_lineno < len(starts) else len(source)  # type: ignore[operator]
-        return mentions.search(source, starts[first_line(statement) - 1], end) is not None
+    def mentioned(statement: ast.stmt) -> bool:  # imports too: they qualify the names of what is walked
+        return type(statement) in _IMPORTS or Mentions.within(lines, statement)
 
     for statement in module.body:
         if not mentioned(statement):
             continue
-        for node in scopes.index_class_parts(statement, mentioned):
+        for node in scopes.index_parts(statement, mentioned):
             kind = type(node)
             if kind is ast.Name:
                 if node.id in names:  # type: ignore[attr-defined]
@@ -128,7 +127,7 @@ class UseClassifier:
         self.survey = survey
         self.slots = SlotResolver(scopes, survey)
         self.uses: dict[Slot, SlotUses] = {}
-        self.passing = Passing(scopes, survey, self.slots, self._classify)
+        self.passing = Passing(scopes, survey, self.slots, weakref.WeakMethod(self._classify))  # no cycle: see ``survey``
 
     def add(self, reference: ast.expr) -> None:
         slot = self.slots.resolve(reference)
