@@ -141,10 +141,11 @@ class Evidence:
     def _assigned_to_self(self, owner: ClassInfo, attribute: str) -> list[ast.expr]:
         """Values assigned to ``self.<attribute>`` in the methods of ``owner`` and of its local bases."""
         values = []
+        named = self._mentions.words([attribute])
         for info in self.survey.lineage(owner):
             for method in info.methods.values():
                 parameters = function_parameters(method)
-                if method in self.survey.unbound_methods or not parameters:
+                if method in self.survey.unbound_methods or not parameters or not Mentions.within(named, method):
                     continue
                 receiver = parameters[0].arg
                 for node in ast.walk(method):
@@ -203,7 +204,7 @@ class Evidence:
         if found is None:
             for info in self.survey.lineage(owner):
                 for method in (m for m in info.methods.values() if m not in self.survey.unbound_methods):
-                    used = _module_method_called(method, lambda receiver: _is_self_attribute(receiver, method, attribute.attr))
+                    used = _module_method_called(method, lambda receiver: _is_self_attribute(receiver, method, attribute.attr), self._mentions)
                     if used:
                         return Obj(MODULE, f"`self.{attribute.attr}.{used}()` is called at line {method.lineno}")
         return disowned(found)
@@ -383,7 +384,7 @@ class Evidence:
         called = self.from_call_sites(function, parameter, position)
         if called is not None or isinstance(function, ast.Lambda):
             return called
-        used = _module_method_called(function, lambda receiver: isinstance(receiver, ast.Name) and receiver.id == parameter.arg)
+        used = _module_method_called(function, lambda receiver: isinstance(receiver, ast.Name) and receiver.id == parameter.arg, self._mentions)
         return Obj(MODULE, f"`{parameter.arg}.{used}()` is called") if used else None
 
     def from_call_sites(self, function: FunctionNode | ast.Lambda, parameter: ast.arg, position: int) -> Value:
@@ -413,7 +414,9 @@ _MODULE_ONLY_METHODS = frozenset(
 )
 
 
-def _module_method_called(function: FunctionNode, is_receiver: Callable[[ast.expr], bool]) -> Optional[str]:
+def _module_method_called(function: FunctionNode, is_receiver: Callable[[ast.expr], bool], mentions: Mentions) -> Optional[str]:
+    if not Mentions.within(mentions.words(_MODULE_ONLY_METHODS), function):
+        return None  # the text never names one of them: no walk
     for node in ast.walk(function):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MODULE_ONLY_METHODS:
             if is_receiver(node.func.value):

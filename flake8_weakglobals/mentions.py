@@ -26,12 +26,14 @@ def line_starts(source: str) -> list[int]:
 
 
 class Mentions:
-    """The line numbers of a module's matches of a pattern, and whether a statement covers one of them."""
+    """The line numbers of a module's matches of a pattern (those of a set of words are remembered: several
+    passes ask about the same ones), and whether a statement covers one of them."""
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self._lone_returns = source.count("\r") != source.count("\r\n")
+        self._lone_returns = "\r" in source and source.count("\r") != source.count("\r\n")
         self._starts: Optional[list[int]] = None
+        self._words: dict[tuple[frozenset[str], str], list[int]] = {}
 
     def lines(self, pattern: str) -> list[int]:
         """Sorted line numbers (1-based) of the lines where ``pattern`` matches."""
@@ -40,12 +42,16 @@ class Mentions:
     def words(self, words: Iterable[str], then: str = "") -> list[int]:
         """The lines naming any of ``words`` (identifiers) as a whole word, followed by what ``then``
         matches (``\\s*\\(``: called)."""
-        if not words:
-            return []
+        key = (frozenset(words), then)
+        if key not in self._words:
+            self._words[key] = self._find_words(key[0], then) if key[0] else []
+        return self._words[key]
+
+    def _find_words(self, words: frozenset[str], then: str) -> list[int]:
         # No leading ``\b``: it keeps ``re`` from skipping ahead to the words' first characters, which made
         # the search 4x slower. The start is checked here instead; longest first, so that a shorter word
         # that is the start of a longer one never hides it.
-        alternatives = "|".join(re.escape(word) for word in sorted(set(words), key=len, reverse=True))
+        alternatives = "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
         source = self.source
         return self._lines(
             match.start()
@@ -68,7 +74,7 @@ class Mentions:
         return found
 
     @staticmethod
-    def within(lines: list[int], node: ast.stmt) -> bool:
-        """Whether one of ``lines`` falls within ``node``'s first (decorators included) and last lines."""
+    def within(lines: list[int], node: ast.stmt | ast.expr) -> bool:
+        """Whether one of ``lines`` falls within a node's first (decorators included) and last lines."""
         position = bisect.bisect_left(lines, first_line(node))
         return position < len(lines) and lines[position] <= (node.end_lineno or node.lineno)

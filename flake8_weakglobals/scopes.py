@@ -65,24 +65,23 @@ class Scopes:
         self._indexed.add(statement)
         return self._walk(statement)
 
-    def index_parts(self, statement: ast.stmt, wanted: Callable[[ast.stmt], bool]) -> list[ast.AST]:
-        """Index a statement's header and, of the statements nested in it, only those ``wanted``
-        (those whose text may matter), at any depth; returns the nodes indexed. The rest of the statement is
-        indexed in full the first time a question reaches into it."""
-        return self._walk_parts(statement, wanted)
-
-    def _walk_parts(self, statement: ast.stmt, wanted: Callable[[ast.stmt], bool]) -> list[ast.AST]:
+    def index_parts(self, statement: ast.stmt, wanted: Callable[[ast.AST], bool]) -> list[ast.AST]:
+        """Index the parts of a statement that are ``wanted`` (those whose text may matter: they cover a line
+        that names what the caller looks for), at any depth; returns them. A giant literal or a long
+        function is entered only along the lines that matter. Whatever is left out is indexed in full the
+        first time a question reaches into it (``parent``)."""
         nodes: list[ast.AST] = [statement]
-        for field_name in statement._fields:
-            value = getattr(statement, field_name, None)
-            for part in value if isinstance(value, list) else (value,):
-                if not isinstance(part, ast.AST):
-                    continue
-                self._parents[part] = statement
-                if not isinstance(part, ast.stmt):
-                    nodes.extend(self._walk(part))  # a header, an ``except`` clause, a ``case``: whole
-                elif wanted(part):
-                    nodes.extend(self._walk_parts(part, wanted))
+        parents, pending, node_type = self._parents, [statement], ast.AST
+        while pending:
+            node = pending.pop()
+            for field_name in node._fields:
+                value = getattr(node, field_name, None)
+                for part in value if isinstance(value, list) else (value,):
+                    if isinstance(part, node_type):
+                        parents[part] = node
+                        if not hasattr(part, "end_lineno") or wanted(part):  # no position: ``arguments``, ``withitem``
+                            nodes.append(part)
+                            pending.append(part)
         return nodes
 
     def _walk(self, root: ast.AST) -> list[ast.AST]:

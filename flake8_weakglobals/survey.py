@@ -17,7 +17,7 @@ from .containers import ContainerType, classify, root_name
 from .imported import CACHE_DECORATORS, NOWHERE, Imported, ImportedContainer, ImportedKeeper
 from .names import Names
 from .summaries import KEEPING_METHODS, wraps_a_cache
-from .scopes import COMPOUND, FUNCTIONS, FunctionNode, function_parameters, nested_blocks
+from .scopes import COMPOUND, FunctionNode, function_parameters, nested_blocks
 from .vocabulary import Vocabulary
 
 _FILLING_METHODS = KEEPING_METHODS | {"update"}  # ``update`` fills with its argument's items
@@ -180,43 +180,54 @@ def _visit(
     """Statements of one scope; ``prefix`` qualifies the classes defined in it (``A.``, ``f.<locals>.``);
     ``declared_global`` holds the names the enclosing function declares global."""
     at_module = owner is None and function is None
+    in_function = function is not None
     for statement in body:
-        if isinstance(statement, (ast.Import, ast.ImportFrom)):
-            survey.names.add_import(statement, module_level=at_module)
-            if isinstance(statement, ast.ImportFrom) and at_module and any(a.name == "*" for a in statement.names):
-                star = "." * statement.level + (statement.module or "")
-                survey.names.add_star_import(functools.partial(survey.imported.star_names, star))
-        elif isinstance(statement, ast.ClassDef):
-            info = ClassInfo(statement, prefix + statement.name)
-            survey.classes.setdefault(info.qualname, info)
-            survey.class_of_node[statement] = info
-            if at_module:
-                survey.names.add_module_name(statement.name)
-            _visit(survey, pending, statement.body, owner=info, function=None, prefix=f"{info.qualname}.")
-        elif isinstance(statement, FUNCTIONS):
-            _visit_function(survey, pending, statement, owner if function is None else None, at_module, prefix)
-        elif isinstance(statement, ast.Global) and declared_global is not None:
-            declared_global.update(statement.names)
-        elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            _visit_assignment(survey, pending, statement, owner, function, at_module, declared_global or set())
-            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-            filled = [t.value for t in targets if isinstance(t, ast.Subscript)]
-            pending.filled_names.update(f.id for f in filled if isinstance(f, ast.Name))
-            pending.filled_attributes.update(f.attr for f in filled if isinstance(f, ast.Attribute))
-        elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
-            method = statement.value.func
-            if isinstance(method, ast.Attribute) and method.attr in _FILLING_METHODS and isinstance(method.value, ast.Name):
+        kind = type(statement)  # one dispatch on the exact type: this loop sees every statement of the file
+        if kind is ast.Assign or kind is ast.AnnAssign or kind is ast.AugAssign:
+            targets = statement.targets if kind is ast.Assign else [statement.target]  # type: ignore[union-attr]
+            if in_function and not declared_global and all(type(target) is ast.Name for target in targets):
+                continue  # a plain local inside a function: nothing the survey tracks (the common case)
+            _visit_assignment(survey, pending, statement, targets, owner, function, at_module, declared_global or set())  # type: ignore[arg-type]
+            for target in targets:
+                if type(target) is ast.Subscript:
+                    filled = target.value
+                    if type(filled) is ast.Name:
+                        pending.filled_names.add(filled.id)
+                    elif type(filled) is ast.Attribute:
+                        pending.filled_attributes.add(filled.attr)
+        elif kind is ast.Expr:
+            call = statement.value  # type: ignore[attr-defined]
+            if type(call) is not ast.Call:
+                continue
+            method = call.func
+            if type(method) is ast.Attribute and method.attr in _FILLING_METHODS and type(method.value) is ast.Name:
                 pending.filled_names.add(method.value.id)
-            elif isinstance(method, ast.Attribute) and method.attr in _FILLING_METHODS and isinstance(method.value, ast.Attribute):
+            elif type(method) is ast.Attribute and method.attr in _FILLING_METHODS and type(method.value) is ast.Attribute:
                 pending.filled_attributes.add(method.value.attr)
-            elif function is not None and statement.value.args:
-                pending.calls.append((statement.value, function))
-        if function is not None and isinstance(statement, (ast.For, ast.AsyncFor)) and isinstance(statement.iter, ast.Call):
-            method = statement.iter.func
-            if isinstance(method, ast.Attribute) and method.attr in _MODEL_ITERATORS:
-                names = {name.id for name in ast.walk(statement.target) if isinstance(name, ast.Name)}
-                pending.model_loop_names.setdefault(function, set()).update(names)
-        if type(statement) in COMPOUND:
+            elif in_function and call.args:
+                pending.calls.append((call, function))  # type: ignore[arg-type]
+        elif kind is ast.Import or kind is ast.ImportFrom:
+            survey.names.add_import(statement, module_level=at_module)  # type: ignore[arg-type]
+            if kind is ast.ImportFrom and at_module and any(a.name == "*" for a in statement.names):  # type: ignore[attr-defined]
+                star = "." * statement.level + (statement.module or "")  # type: ignore[attr-defined]
+                survey.names.add_star_import(functools.partial(survey.imported.star_names, star))
+        elif kind is ast.ClassDef:
+            info = ClassInfo(statement, prefix + statement.name)  # type: ignore[arg-type,attr-defined]
+            survey.classes.setdefault(info.qualname, info)
+            survey.class_of_node[statement] = info  # type: ignore[index]
+            if at_module:
+                survey.names.add_module_name(statement.name)  # type: ignore[attr-defined]
+            _visit(survey, pending, statement.body, owner=info, function=None, prefix=f"{info.qualname}.")
+        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            _visit_function(survey, pending, statement, owner if function is None else None, at_module, prefix)  # type: ignore[arg-type]
+        elif kind is ast.Global and declared_global is not None:
+            declared_global.update(statement.names)  # type: ignore[attr-defined]
+        elif kind in COMPOUND:
+            if in_function and (kind is ast.For or kind is ast.AsyncFor) and type(statement.iter) is ast.Call:  # type: ignore[attr-defined]
+                method = statement.iter.func  # type: ignore[attr-defined]
+                if type(method) is ast.Attribute and method.attr in _MODEL_ITERATORS:
+                    names = {name.id for name in ast.walk(statement.target) if type(name) is ast.Name}  # type: ignore[attr-defined]
+                    pending.model_loop_names.setdefault(function, set()).update(names)  # type: ignore[arg-type]
             if at_module and _is_main_guard(statement):
                 continue  # ``if __name__ == "__main__":`` binds a script's locals, not module state
             for block in nested_blocks(statement):
@@ -247,14 +258,12 @@ def _visit_assignment(
     survey: Survey,
     pending: _Pending,
     statement: ast.Assign | ast.AnnAssign | ast.AugAssign,
+    targets: list[ast.expr],
     owner: Optional[ClassInfo],
     function: Optional[FunctionNode],
     at_module: bool,
     declared_global: set[str],
 ) -> None:
-    targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-    if function is not None and not declared_global and all(type(target) is ast.Name for target in targets):
-        return  # a plain local inside a function: nothing the survey tracks (the common case)
     value = None if isinstance(statement, ast.AugAssign) else statement.value
     constructor = classify(value, survey.names)
     if isinstance(statement, ast.AnnAssign) and constructor is None and value is None:

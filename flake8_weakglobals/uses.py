@@ -78,14 +78,15 @@ def collect(module: ast.Module, source: str, survey: Survey, scopes: Scopes) -> 
     names = survey.module_candidates.union(*survey.class_candidates.values())
     attributes = set().union(*survey.class_candidates.values(), *survey.instance_candidates.values())
     mentions = Mentions(source)
-    lines = sorted({*mentions.words(names | attributes), *mentions.lines(r"register_\w*hook")})
+    # a walrus binds in its function whatever statement it sits in: its line always matters
+    lines = sorted({*mentions.words(names | attributes), *mentions.lines(r"register_\w*hook|:=")})
     registrars = MODULE_HOOK_REGISTRARS | TENSOR_HOOK_REGISTRARS
     references: list[ast.expr] = []
     hook_calls: list[ast.Call] = []
     walruses: list[ast.NamedExpr] = []
 
-    def mentioned(statement: ast.stmt) -> bool:  # imports too: they qualify the names of what is walked
-        return type(statement) in _IMPORTS or Mentions.within(lines, statement)
+    def mentioned(node: ast.stmt | ast.expr) -> bool:  # imports too: they qualify the names of what is walked
+        return type(node) in _IMPORTS or Mentions.within(lines, node)
 
     for statement in module.body:
         if not mentioned(statement):

@@ -189,6 +189,21 @@ def test_walrus_bindings_shadow_globals_and_carry_evidence() -> None:
     assert (finding.line, finding.evidence.line) == (2, 8), "line 5 fills a local made by a walrus"
 
 
+def test_a_walrus_in_a_statement_that_never_names_the_container_still_binds() -> None:
+    """Only the parts of a function that name a candidate are walked up front; a walrus binds in the whole
+    function, so the statements that hold one are walked too."""
+    source = (
+        "from torch import nn\n"
+        "cache = {}\n"
+        "def fill(model: nn.Module):\n"
+        "    while (found := model) is None:\n"
+        "        pass\n"
+        "    cache[found] = 1\n"
+    )
+    (finding,) = analyze_source(source)
+    assert (finding.line, finding.evidence.line) == (2, 6)
+
+
 def test_evidence_reaches_into_statements_that_never_mention_the_container() -> None:
     """Only statements that mention a candidate are walked up front; others are indexed when evidence
     resolves a name inside them (``LAYER`` in ``MODEL = LAYER``), every statement sharing the line included."""
