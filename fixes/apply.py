@@ -14,7 +14,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Optional, Sequence
 
-from flake8_weakglobals import __version__
+from flake8_weakglobals import __version__, parse_once
 from flake8_weakglobals.config import RUNTIME_MODES, add_arguments, command_settings, entry_point
 from flake8_weakglobals.parallel import interrupts_held, ordered_results
 from flake8_weakglobals.sources import python_files
@@ -60,7 +60,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         files = list(python_files(arguments.paths, settings.exclude))
         report.begin(len(files))
-        for result in ordered_results(process, files, settings, arguments.jobs or os.cpu_count() or 1):
+        for result in ordered_results(process, files, settings, arguments.jobs or os.cpu_count() or 1, parse_once.batch):
             report.add(result)
     except KeyboardInterrupt:
         report.stopped("interrupted")

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from . import parse_once
 from .analysis import analyze
 from .config import Settings
 from .findings import Finding
@@ -43,7 +44,7 @@ def check_source(path: Path, source: Source, settings: Settings) -> CheckedFile:
     if not may_mention_framework(source.text, vocabulary):
         return CheckedFile(path, source)
     try:
-        tree = parse(source.text, str(path))
+        tree = parse_once.take(path, source.text) or parse(source.text, str(path))
     except ParseError as error:
         return CheckedFile(path, source, error=str(error), error_line=error.line)
     try:

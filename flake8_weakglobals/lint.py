@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator, Optional, Sequence, TextIO
 
-from . import __version__
+from . import __version__, parse_once
 from .checking import CheckedFile, check_file, check_source
 from .config import Settings, add_arguments, command_settings, entry_point
 from .output import DOCUMENTS, FORMATS, FileReport, SourceFix, make
@@ -87,7 +87,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         else:
             files = list(python_files(arguments.paths, settings.exclude))
             progress = Progress(len(files))
-            reports = ordered_results(lint_file, files, job, arguments.jobs or os.cpu_count() or 1)
+            reports = ordered_results(lint_file, files, job, arguments.jobs or os.cpu_count() or 1, parse_once.batch)
         for report in reports:
             summary.add(report)
             progress.update(summary.checked)
@@ -151,7 +151,7 @@ def _report(checked: CheckedFile, job: Job) -> FileReport:
     if checked.tree is None or checked.source is None:
         return FileReport(checked.path, skipped=True)
     findings = tuple(checked.findings)
-    lines = checked.source.text.splitlines()
+    lines = checked.source.text.splitlines() if findings else []
     named = {number for finding in findings for number in (finding.line, finding.evidence.line)}
     fix = _source_fix(checked.path, job.settings) if job.fixes and any(finding.fixable for finding in findings) else None
     return FileReport(checked.path, findings, lines={number: lines[number - 1] for number in named if number <= len(lines)}, fix=fix)

@@ -12,7 +12,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import repeat
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import Any, Callable, ContextManager, Iterator, Optional, Protocol, Sequence, TypeVar
 
 Item = TypeVar("Item")
 Argument = TypeVar("Argument")
@@ -21,27 +21,83 @@ Result = TypeVar("Result")
 POOL_THRESHOLD = 16  # items: below this a process pool costs more than it saves
 
 
+class Batch(Protocol):
+    """What a batch of items (one process's share) may ask of the loop: items it can do cheaply right now."""
+
+    def next_up(self) -> Sequence[Any]: ...
+
+    def done(self, item: Any) -> None: ...
+
+
+BatchOpener = Callable[[Sequence[Any]], ContextManager[Batch]]
+
+
 def ordered_results(
-    work: Callable[[Item, Argument], Result], items: Sequence[Item], argument: Argument, jobs: int
+    work: Callable[[Item, Argument], Result],
+    items: Sequence[Item],
+    argument: Argument,
+    jobs: int,
+    batch: Optional[BatchOpener] = None,
 ) -> Iterator[Result]:
     """``work(item, argument)`` for each item, in order, as soon as each is ready: in-process for one job or
-    few items, else from a process pool (``work`` and its data must pickle). Stopping early (an interrupt)
-    cancels the items not yet started; a worker that dies raises ``BrokenProcessPool`` after the others are
-    killed."""
+    few items, else from a process pool in chunks (``work``, its data and ``batch`` must pickle). Each
+    process opens ``batch`` over its items, and after each item does the ones it names next first (results
+    still come in order). Stopping early (an interrupt) cancels the items not yet started; a worker that
+    dies raises ``BrokenProcessPool`` after the others are killed."""
     if jobs <= 1 or len(items) < POOL_THRESHOLD:
-        yield from (work(item, argument) for item in items)
+        yield from _batch_results(work, items, argument, batch)
         return
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_setup, initargs=(os.getpid(),))
     try:
-        chunk = max(1, min(64, len(items) // (jobs * 8)))
+        size = max(1, min(64, len(items) // (jobs * 8)))
+        chunks = [items[start : start + size] for start in range(0, len(items), size)]
         with interrupts_held():  # workers are forked here; none may die of Ctrl-C before it ignores it
-            outcomes = pool.map(work, items, repeat(argument), chunksize=chunk)
-        yield from outcomes
+            outcomes = pool.map(_chunk_results, chunks, repeat((work, argument, batch)))
+        for results in outcomes:
+            yield from results
     except BrokenProcessPool:
         _kill_workers(pool)
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _chunk_results(chunk: Sequence[Item], job: tuple[Callable[[Item, Argument], Result], Argument, Optional[BatchOpener]]) -> list[Result]:
+    return list(_batch_results(job[0], chunk, job[1], job[2]))
+
+
+def _batch_results(
+    work: Callable[[Item, Argument], Result], items: Sequence[Item], argument: Argument, batch: Optional[BatchOpener]
+) -> Iterator[Result]:
+    if batch is None:
+        yield from (work(item, argument) for item in items)
+        return
+    with batch(items) as opened:
+        first_position: dict[Item, int] = {}
+        for position, item in enumerate(items):
+            first_position.setdefault(item, position)
+        results: dict[int, Result] = {}
+        emitted = 0
+        for position, item in enumerate(items):
+            if position >= emitted and position not in results:  # else done early, maybe yielded already
+                results[position] = work(item, argument)
+                opened.done(item)
+            for early in _drain(opened):
+                if first_position[early] >= emitted and first_position[early] not in results:
+                    results[first_position[early]] = work(early, argument)
+                opened.done(early)
+            while emitted in results:
+                yield results.pop(emitted)
+                emitted += 1
+
+
+def _drain(opened: Batch) -> Iterator[Any]:
+    """The items the batch names next, until it names none (doing one may name more)."""
+    while True:
+        waiting = opened.next_up()
+        if not waiting:
+            return
+        yield waiting[0]
 
 
 _INTERRUPTS = {signal.SIGINT, signal.SIGTERM}

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterator, Optional
 
-from . import summaries
+from . import parse_once, summaries
 from .summaries import ModuleSummary, absolute, emptied_by, summarize
 
 #: Entries are valid only for the summariser that wrote them: its own source is part of the key.
@@ -36,14 +36,17 @@ NO_CACHE_VARIABLE = "WEAKGLOBALS_NO_CACHE"
 
 
 def _parse(path: Path) -> Optional[tuple[ast.Module, str]]:
-    """The tree and text of another module of the project, or None if it cannot be read or parsed."""
+    """The tree and text of another module of the project, or None if it cannot be read or parsed. The
+    tree is offered to the run, which checks that module next if it is one of its files."""
     try:
         text = path.read_bytes().decode("utf-8", errors="replace")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escapes in someone else's file are not our findings
-            return ast.parse(text, str(path)), text
+            tree = ast.parse(text, str(path))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+    parse_once.offer(path, text, tree)
+    return tree, text
 
 
 # --- finding modules -----------------------------------------------------------------------------------

@@ -109,14 +109,24 @@ class Scopes:
             self._walruses.setdefault(scope, []).append(walrus)
 
     def parent(self, node: ast.AST) -> Optional[ast.AST]:
+        """A node not indexed yet is found along its own line: the statements covering that line are
+        entered only where they cover it (a question about one line of a long class walks that line's
+        ancestors, not the class); a node that is still not found indexes those statements whole."""
         parent = self._parents.get(node)
         line = getattr(node, "lineno", None)
         if parent is None and line is not None and node is not self.module:
+            covering = []
             position = bisect.bisect_right(self._first_lines, line)
             while position > 0 and self.module.body[position - 1].end_lineno >= line:  # type: ignore[operator]
                 position -= 1  # every statement covering the line: ``a = 1; b = a; c = {}`` share one
-                self.index(self.module.body[position])
+                covering.append(self.module.body[position])
+            for statement in covering:
+                self.index_parts(statement, lambda part: first_line(part) <= line <= part.end_lineno)  # type: ignore[arg-type,operator]
             parent = self._parents.get(node)
+            if parent is None:
+                for statement in covering:
+                    self.index(statement)
+                parent = self._parents.get(node)
         return parent
 
     def chain(self, node: ast.AST) -> Iterator[ast.AST]:

@@ -79,7 +79,7 @@ def collect(module: ast.Module, source: str, survey: Survey, scopes: Scopes) -> 
     attributes = set().union(*survey.class_candidates.values(), *survey.instance_candidates.values())
     mentions = Mentions(source)
     # a walrus binds in its function whatever statement it sits in: its line always matters
-    lines = sorted({*mentions.words(names | attributes), *mentions.lines(r"register_\w*hook|:=")})
+    lines = sorted({*mentions.words(names | attributes), *mentions.lines(r"register_\w*hook"), *mentions.lines(":=")})
     registrars = MODULE_HOOK_REGISTRARS | TENSOR_HOOK_REGISTRARS
     references: list[ast.expr] = []
     hook_calls: list[ast.Call] = []

@@ -1,0 +1,99 @@
+"""A run parses each module once: a tree the index parsed for a summary is the one the run checks, and
+the loop that checks a batch of files does such a file next, yet yields every result once, in order."""
+from __future__ import annotations
+
+import ast
+import collections
+import contextlib
+import gc
+import shutil
+from pathlib import Path
+from typing import Iterator, Sequence
+
+import pytest
+
+from conftest import HERE
+from flake8_weakglobals import lint, parse_once
+from flake8_weakglobals.parallel import ordered_results
+
+
+def test_a_run_parses_a_module_the_index_summarised_only_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``model.py`` asks about ``store.py`` (its keeper), which comes later in the run."""
+    project = shutil.copytree(HERE / "fixtures" / "projects" / "keepers", tmp_path / "keepers")
+    monkeypatch.setenv("WEAKGLOBALS_NO_CACHE", "1")
+    parsed: collections.Counter[str] = collections.Counter()
+    real_parse = ast.parse
+
+    def counting_parse(source: str | bytes, filename: str = "<unknown>", *args: object, **kwargs: object) -> ast.Module:
+        parsed[Path(filename).name] += 1
+        return real_parse(source, filename, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ast, "parse", counting_parse)
+    assert lint.main(["--jobs", "1", str(project)]) == 1
+    one_job = capsys.readouterr().out
+    assert parsed["store.py"] == 1 and max(parsed.values()) == 1, parsed
+    monkeypatch.setattr(ast, "parse", real_parse)
+    assert lint.main(["--jobs", "1", str(project)]) == 1 and capsys.readouterr().out == one_job
+
+
+def test_a_kept_tree_is_used_only_for_the_text_it_was_parsed_from(tmp_path: Path) -> None:
+    path = tmp_path / "m.py"
+    with parse_once.batch([path, tmp_path / "other.py"]) as batch:
+        parse_once.offer(path, "x = 1\n", ast.parse("x = 1\n"))
+        parse_once.offer(tmp_path / "elsewhere.py", "y = 1\n", ast.parse("y = 1\n"))  # not in the batch
+        assert batch.next_up() == [path]
+        assert parse_once.take(path, "x = 2\n") is None  # changed since: parsed again
+        parse_once.offer(path, "x = 1\n", ast.parse("x = 1\n"))
+        assert isinstance(parse_once.take(path, "x = 1\n"), ast.Module)
+        batch.done(path)
+        parse_once.offer(path, "x = 1\n", ast.parse("x = 1\n"))  # checked already: not kept
+        assert batch.next_up() == []
+    assert parse_once.take(path, "x = 1\n") is None  # no batch: nothing kept
+
+
+def test_a_batch_runs_the_collector_rarely_and_restores_it() -> None:
+    before = gc.get_threshold()
+    with parse_once.batch([]):
+        assert gc.get_threshold()[0] >= 100_000
+    assert gc.get_threshold() == before
+
+
+class NamesTheNextButTwo:
+    """A batch that, once an even item is done, names the item three places on as cheap to do now."""
+
+    def __init__(self, items: Sequence[int]) -> None:
+        self.pending = set(items)
+        self.named: list[int] = []
+
+    def next_up(self) -> list[int]:
+        return [item for item in self.named if item in self.pending]
+
+    def done(self, item: int) -> None:
+        self.pending.discard(item)
+        if item % 2 == 0 and item + 3 in self.pending:
+            self.named.append(item + 3)
+
+
+@contextlib.contextmanager
+def named_batch(items: Sequence[int]) -> Iterator[NamesTheNextButTwo]:
+    yield NamesTheNextButTwo(items)
+
+
+CALLS: list[int] = []
+
+
+def record(item: int, offset: int) -> int:
+    CALLS.append(item)
+    return item + offset
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_items_a_batch_names_are_done_early_once_and_yielded_in_order(jobs: int) -> None:
+    CALLS.clear()
+    items = list(range(40))
+    assert list(ordered_results(record, items, 100, jobs, named_batch)) == [item + 100 for item in items]
+    if jobs == 1:  # in-process: the calls show the batch at work
+        assert sorted(CALLS) == items, "every item done exactly once"
+        assert CALLS[:4] == [0, 3, 1, 2]
