@@ -18,6 +18,7 @@ from .mentions import Mentions
 from .names import Names
 
 CACHE_FUNCTIONS = frozenset({"functools.lru_cache", "functools.cache"})
+_CACHE_FUNCTION_NAMES = frozenset(name.rpartition(".")[2] for name in CACHE_FUNCTIONS)  # a wrapper calls one
 _EMPTYING = frozenset({"clear", "pop", "popitem", "remove", "discard"})
 
 
@@ -52,9 +53,8 @@ def absolute(target: str, module: str, is_package: bool) -> str:
 
 def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> ModuleSummary:
     """The summary of one parsed module. Only module-level statements are read, ``if`` blocks included;
-    functions are searched for ``lru_cache`` only in a module whose text names a cache."""
+    functions are searched for ``lru_cache`` only where their text calls it."""
     mentions = Mentions(source)
-    caching = mentions.lines(r"cache")
     names = Names()
     summary = ModuleSummary(module)
     statements = list(_module_statements(tree.body))
@@ -64,6 +64,14 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
             if isinstance(statement, ast.ImportFrom) and any(alias.name == "*" for alias in statement.names):
                 star = "." * statement.level + (statement.module or "")
                 summary.stars.append(absolute(star, module, is_package))
+    aliases = {
+        alias.asname
+        for statement in statements
+        if isinstance(statement, ast.ImportFrom) and statement.module == "functools"
+        for alias in statement.names
+        if alias.asname
+    }
+    caching = sorted({*mentions.words(_CACHE_FUNCTION_NAMES | aliases, then=r"\s*\("), *mentions.lines(r"functools\s*\.\s*(?:lru_)?cache\b")})
     local = {
         statement.name
         for statement in statements
@@ -133,7 +141,7 @@ def _summarize_keepers(summary: ModuleSummary, statements: list[ast.stmt], names
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             _summarize_keeper(summary, [statement.name], statement, None, {}, qualify, mentions.within(held, statement))
         elif isinstance(statement, ast.ClassDef):
-            accessors = _singleton_accessors(statement)
+            accessors = _singleton_accessors(statement, mentions)
             state = _instance_containers(statement, names) if accessors else {}
             state_held = mentions.words(list(state))
             for method in statement.body:
@@ -143,15 +151,17 @@ def _summarize_keepers(summary: ModuleSummary, statements: list[ast.stmt], names
                     _summarize_keeper(summary, paths, method, statement.name, state, qualify, mentioned)
 
 
-def _singleton_accessors(cls: ast.ClassDef) -> list[str]:
+def _singleton_accessors(cls: ast.ClassDef, mentions: Mentions) -> list[str]:
     """Class methods that store an instance of the class on it (``cls._instance = cls.__new__(cls)``): what
-    they return lives as long as the class."""
+    they return lives as long as the class. Only a method whose text calls its ``cls`` is walked."""
     found = []
     for method in cls.body:
         if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.args.args and any(
             getattr(d, "id", "") == "classmethod" for d in method.decorator_list
         ):
             receiver = method.args.args[0].arg
+            if not mentions.within(mentions.words([receiver], then=r"\s*(?:\(|\.\s*__new__)"), method):
+                continue
             for node in ast.walk(method):
                 if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
                     made = node.value.func
