@@ -354,30 +354,43 @@ class ModuleContext:
 
 INSTALLED_ROOTS = frozenset({"site-packages", "dist-packages"})
 _INDEXES: dict[tuple[object, ...], ProjectIndex] = {}
-_DIRECTORIES: dict[Path, tuple[Path, ProjectIndex]] = {}  # a directory's import root, and its project's index
+_DIRECTORIES: dict[str, tuple[ProjectIndex, Optional[str]]] = {}  # a directory -> its project's index, its package
 _MARKED: dict[Path, Optional[Path]] = {}  # a directory -> the project root above it (``project_root``)
 
 
 def context_for(path: Path) -> Optional[ModuleContext]:
     """The project context of the file at ``path``; one index per set of roots per process, so that a
-    run over a tree (or flake8's worker) summarises each module once."""
-    path = Path(os.path.abspath(path))
-    if not path.is_file():
+    run over a tree (or flake8's worker) summarises each module once. What a directory needs is worked out
+    once: its files then cost a ``stat`` and some string slicing each."""
+    absolute = os.path.abspath(path)
+    if not os.path.isfile(absolute):
         return None  # stdin, a snippet: nothing around it to resolve
-    if path.parent not in _DIRECTORIES:  # files of one directory share their roots: a few stats per directory
-        root = import_root(path)
-        # Beside an installed package (site-packages) sit other, independent distributions, and any marker
-        # above it (a pyenv checkout's .git) is not the user's project: the package alone is the project.
-        installed = root.name in INSTALLED_ROOTS
-        marked = None if installed else project_root(path)
-        package = (module_name(path, root) or "").partition(".")[0] if installed else ""
-        roots = [root]
-        if marked is not None:
-            roots.extend(candidate for candidate in (marked, marked / "src") if candidate != root and candidate.is_dir())
-        key = (*roots, package)
-        if key not in _INDEXES:
-            _INDEXES[key] = ProjectIndex(roots, default_cache(marked), marked, package)
-        _DIRECTORIES[path.parent] = (root, _INDEXES[key])
-    root, index = _DIRECTORIES[path.parent]
-    name = module_name(path, root)
-    return ModuleContext(index, name, path.name == "__init__.py") if name is not None else None
+    directory, _, filename = absolute.rpartition(os.sep)
+    if directory not in _DIRECTORIES:
+        _DIRECTORIES[directory] = _directory_context(Path(absolute))
+    index, package = _DIRECTORIES[directory]
+    stem = filename.rpartition(".")[0] if "." in filename else filename
+    if package is None or not stem.isidentifier():
+        return None
+    if stem == "__init__":
+        return ModuleContext(index, package, True) if package else None
+    return ModuleContext(index, f"{package}.{stem}" if package else stem, False)
+
+
+def _directory_context(path: Path) -> tuple[ProjectIndex, Optional[str]]:
+    """The index of the project of ``path``'s directory, and that directory's dotted package name ("" at
+    an import root, None if it cannot be imported)."""
+    root = import_root(path)
+    # Beside an installed package (site-packages) sit other, independent distributions, and any marker
+    # above it (a pyenv checkout's .git) is not the user's project: the package alone is the project.
+    installed = root.name in INSTALLED_ROOTS
+    marked = None if installed else project_root(path)
+    package = (module_name(path, root) or "").partition(".")[0] if installed else ""
+    roots = [root]
+    if marked is not None:
+        roots.extend(candidate for candidate in (marked, marked / "src") if candidate != root and candidate.is_dir())
+    key = (*roots, package)
+    if key not in _INDEXES:
+        _INDEXES[key] = ProjectIndex(roots, default_cache(marked), marked, package)
+    parts = path.parent.relative_to(root).parts
+    return _INDEXES[key], ".".join(parts) if all(part.isidentifier() for part in parts) else None
