@@ -170,27 +170,27 @@ class Scopes:
         return self._bindings[scope]
 
 
-_COMPOUND = (
-    ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try,
-    *(getattr(ast, name) for name in ("TryStar", "Match") if hasattr(ast, name)),
-)
-
-
-COMPOUND = frozenset(_COMPOUND)  # for ``type(statement) in COMPOUND``: cheaper than calling ``nested_blocks``
+#: The statement lists of each compound statement, by type; ``except`` clauses and ``case``s come after.
+_BLOCKS: dict[type, tuple[str, ...]] = {
+    ast.If: ("body", "orelse"), ast.For: ("body", "orelse"), ast.AsyncFor: ("body", "orelse"),
+    ast.While: ("body", "orelse"), ast.With: ("body",), ast.AsyncWith: ("body",),
+    ast.Try: ("body", "orelse", "finalbody"),
+    **{getattr(ast, name): fields for name, fields in (("TryStar", ("body", "orelse", "finalbody")), ("Match", ())) if hasattr(ast, name)},
+}
+COMPOUND = frozenset(_BLOCKS)  # for ``type(statement) in COMPOUND``: cheaper than calling ``nested_blocks``
+_CLAUSES = frozenset(kind for kind in _BLOCKS if "handlers" in kind._fields or "cases" in kind._fields)
 
 
 def nested_blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
     """Statement lists inside ``if``/``for``/``while``/``try``/``with``/``match``: still the same scope."""
-    if not isinstance(statement, _COMPOUND):
-        return
-    for name in ("body", "orelse", "finalbody"):
-        block = getattr(statement, name, None)
+    kind = type(statement)
+    for name in _BLOCKS.get(kind, ()):
+        block = getattr(statement, name)
         if block:
             yield block
-    for handler in getattr(statement, "handlers", ()):
-        yield handler.body
-    for case in getattr(statement, "cases", ()):
-        yield case.body
+    if kind in _CLAUSES:
+        for clause in getattr(statement, "handlers", None) or getattr(statement, "cases", ()):
+            yield clause.body
 
 
 def first_line(statement: ast.stmt) -> int:

@@ -185,7 +185,9 @@ def _visit(
         kind = type(statement)  # one dispatch on the exact type: this loop sees every statement of the file
         if kind is ast.Assign or kind is ast.AnnAssign or kind is ast.AugAssign:
             targets = statement.targets if kind is ast.Assign else [statement.target]  # type: ignore[union-attr]
-            if in_function and not declared_global and all(type(target) is ast.Name for target in targets):
+            if in_function and not declared_global and (
+                type(targets[0]) is ast.Name if len(targets) == 1 else all(type(target) is ast.Name for target in targets)
+            ):
                 continue  # a plain local inside a function: nothing the survey tracks (the common case)
             _visit_assignment(survey, pending, statement, targets, owner, function, at_module, declared_global or set())  # type: ignore[arg-type]
             for target in targets:
