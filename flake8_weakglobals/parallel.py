@@ -82,13 +82,13 @@ def _batch_results(
             if position >= emitted and position not in results:  # else done early, maybe yielded already
                 results[position] = work(item, argument)
                 opened.done(item)
+            while emitted in results:  # first, so that what the caller does with a result (the codemod
+                yield results.pop(emitted)  # writes the file) happens before any later file is done
+                emitted += 1
             for early in _drain(opened):
                 if first_position[early] >= emitted and first_position[early] not in results:
                     results[first_position[early]] = work(early, argument)
                 opened.done(early)
-            while emitted in results:
-                yield results.pop(emitted)
-                emitted += 1
 
 
 def _drain(opened: Batch) -> Iterator[Any]:
