@@ -22,6 +22,8 @@ from typing import Iterator, Optional, Sequence
 
 
 class Batch:
+    """The files one process checks in order (``parallel.Batch``), and the trees kept for those still to come."""
+
     def __init__(self, paths: Sequence[Path]) -> None:
         self._pending = {_key(path): path for path in paths}  # still to be checked, as the run names them
         self._kept: dict[str, tuple[str, ast.Module]] = {}
