@@ -130,12 +130,8 @@ class Evidence:
         file cost more than the rest of the analysis)."""
         if (name, method) not in self._calls:
             lines = self._mentions.words([name], then=r"\s*\(")  # ``X.name(`` too: the walk tells them apart
-            calls: list[ast.Call] = []
-            for statement in self.scopes.module.body:
-                if Mentions.within(lines, statement):
-                    nodes = self.scopes.index_parts(statement, functools.partial(Mentions.within, lines))
-                    calls.extend(node for node in nodes if type(node) is ast.Call and _calls(node, name, method))  # type: ignore[arg-type]
-            self._calls[(name, method)] = calls
+            nodes = self.scopes.index_parts(self.scopes.module, functools.partial(Mentions.within, lines))
+            self._calls[(name, method)] = [node for node in nodes if type(node) is ast.Call and _calls(node, name, method)]  # type: ignore[misc]
         return self._calls[(name, method)]
 
     def _assigned_to_self(self, owner: ClassInfo, attribute: str) -> list[ast.expr]:

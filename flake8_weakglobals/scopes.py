@@ -58,20 +58,19 @@ class Scopes:
         self._bindings: dict[ast.AST, ScopeBindings] = {}
         self._walruses: dict[ast.AST, list[ast.NamedExpr]] = {}
 
-    def index(self, statement: ast.stmt) -> list[ast.AST]:
-        """Record the parent of every node under a top-level statement; returns those nodes."""
-        if statement in self._indexed:
-            return []
-        self._indexed.add(statement)
-        return self._walk(statement)
+    def index(self, statement: ast.stmt) -> None:
+        """Record the parent of every node under a top-level statement."""
+        if statement not in self._indexed:
+            self._indexed.add(statement)
+            self.index_parts(statement)
 
-    def index_parts(self, statement: ast.stmt, wanted: Callable[[ast.AST], bool]) -> list[ast.AST]:
-        """Index the parts of a statement that are ``wanted`` (those whose text may matter: they cover a line
-        that names what the caller looks for), at any depth; returns them. A giant literal or a long
-        function is entered only along the lines that matter. Whatever is left out is indexed in full the
-        first time a question reaches into it (``parent``)."""
-        nodes: list[ast.AST] = [statement]
-        parents, pending, node_type = self._parents, [statement], ast.AST
+    def index_parts(self, root: ast.AST, wanted: Optional[Callable[[ast.AST], bool]] = None) -> list[ast.AST]:
+        """Index ``root`` and the nodes under it that are ``wanted`` (those whose text may matter: they cover
+        a line that names what the caller looks for), at any depth, or all of them; returns those. A giant
+        literal or a long function is entered only along the lines that matter. Whatever is left out is
+        indexed in full the first time a question reaches into it (``parent``)."""
+        nodes: list[ast.AST] = [root]
+        parents, pending, node_type = self._parents, [root], ast.AST
         while pending:
             node = pending.pop()
             for field_name in node._fields:
@@ -79,28 +78,10 @@ class Scopes:
                 for part in value if isinstance(value, list) else (value,):
                     if isinstance(part, node_type):
                         parents[part] = node
-                        if not hasattr(part, "end_lineno") or wanted(part):  # no position: ``arguments``, ``withitem``
+                        # no position (``arguments``, ``withitem``): always entered
+                        if wanted is None or not hasattr(part, "end_lineno") or wanted(part):
                             nodes.append(part)
                             pending.append(part)
-        return nodes
-
-    def _walk(self, root: ast.AST) -> list[ast.AST]:
-        """``root`` and every node under it, each recorded with its parent."""
-        nodes: list[ast.AST] = []
-        parents, stack, node_type = self._parents, [root], ast.AST
-        while stack:
-            node = stack.pop()
-            nodes.append(node)
-            for field_name in node._fields:  # ast.iter_child_nodes, inlined: this loop is the analysis's cost
-                value = getattr(node, field_name, None)
-                if isinstance(value, list):
-                    for item in value:
-                        if isinstance(item, node_type):
-                            parents[item] = node
-                            stack.append(item)
-                elif isinstance(value, node_type):
-                    parents[value] = node
-                    stack.append(value)
         return nodes
 
     def add_walruses(self, walruses: list[ast.NamedExpr]) -> None:

@@ -192,20 +192,14 @@ def _visit(
             _visit_assignment(survey, pending, statement, targets, owner, function, at_module, declared_global or set())  # type: ignore[arg-type]
             for target in targets:
                 if type(target) is ast.Subscript:
-                    filled = target.value
-                    if type(filled) is ast.Name:
-                        pending.filled_names.add(filled.id)
-                    elif type(filled) is ast.Attribute:
-                        pending.filled_attributes.add(filled.attr)
+                    _filled(pending, target.value)
         elif kind is ast.Expr:
             call = statement.value  # type: ignore[attr-defined]
             if type(call) is not ast.Call:
                 continue
             method = call.func
-            if type(method) is ast.Attribute and method.attr in _FILLING_METHODS and type(method.value) is ast.Name:
-                pending.filled_names.add(method.value.id)
-            elif type(method) is ast.Attribute and method.attr in _FILLING_METHODS and type(method.value) is ast.Attribute:
-                pending.filled_attributes.add(method.value.attr)
+            if type(method) is ast.Attribute and method.attr in _FILLING_METHODS and type(method.value) in _RECEIVERS:
+                _filled(pending, method.value)
             elif in_function and call.args:
                 pending.calls.append((call, function))  # type: ignore[arg-type]
         elif kind is ast.Import or kind is ast.ImportFrom:
@@ -234,6 +228,17 @@ def _visit(
                 continue  # ``if __name__ == "__main__":`` binds a script's locals, not module state
             for block in nested_blocks(statement):
                 _visit(survey, pending, block, owner, function, prefix, declared_global)
+
+
+_RECEIVERS = (ast.Name, ast.Attribute)
+
+
+def _filled(pending: _Pending, receiver: ast.expr) -> None:
+    """``X[k] = v`` or ``X.append(v)`` (``cls.X``, ``Other.X``): ``X`` may be another module's container."""
+    if type(receiver) is ast.Name:
+        pending.filled_names.add(receiver.id)  # type: ignore[attr-defined]
+    elif type(receiver) is ast.Attribute:
+        pending.filled_attributes.add(receiver.attr)  # type: ignore[attr-defined]
 
 
 def _visit_function(

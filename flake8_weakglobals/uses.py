@@ -88,26 +88,23 @@ def collect(module: ast.Module, source: str, survey: Survey, scopes: Scopes) -> 
     def mentioned(node: ast.stmt | ast.expr) -> bool:  # imports too: they qualify the names of what is walked
         return type(node) in _IMPORTS or Mentions.within(lines, node)
 
-    for statement in module.body:
-        if not mentioned(statement):
-            continue
-        for node in scopes.index_parts(statement, mentioned):
-            kind = type(node)
-            if kind is ast.Name:
-                if node.id in names:  # type: ignore[attr-defined]
-                    references.append(node)  # type: ignore[arg-type]
-            elif kind is ast.Attribute:
-                if node.attr in attributes:  # type: ignore[attr-defined]
-                    references.append(node)  # type: ignore[arg-type]
-            elif kind is ast.Call:
-                function = node.func  # type: ignore[attr-defined]
-                called = function.attr if type(function) is ast.Attribute else getattr(function, "id", None)
-                if called in registrars:
-                    hook_calls.append(node)  # type: ignore[arg-type]
-            elif kind is ast.NamedExpr:
-                walruses.append(node)  # type: ignore[arg-type]
-            elif kind is ast.Import or kind is ast.ImportFrom:
-                survey.names.add_import(node, module_level=False)  # type: ignore[arg-type]
+    for node in scopes.index_parts(module, mentioned):
+        kind = type(node)
+        if kind is ast.Name:
+            if node.id in names:  # type: ignore[attr-defined]
+                references.append(node)  # type: ignore[arg-type]
+        elif kind is ast.Attribute:
+            if node.attr in attributes:  # type: ignore[attr-defined]
+                references.append(node)  # type: ignore[arg-type]
+        elif kind is ast.Call:
+            function = node.func  # type: ignore[attr-defined]
+            called = function.attr if type(function) is ast.Attribute else getattr(function, "id", None)
+            if called in registrars:
+                hook_calls.append(node)  # type: ignore[arg-type]
+        elif kind is ast.NamedExpr:
+            walruses.append(node)  # type: ignore[arg-type]
+        elif kind is ast.Import or kind is ast.ImportFrom:
+            survey.names.add_import(node, module_level=False)  # type: ignore[arg-type]
     scopes.add_walruses(walruses)
     references.sort(key=lambda node: (node.lineno, node.col_offset))
     return Collected(references, hook_calls)
