@@ -2,14 +2,19 @@
 
 The top-level name ``fixes`` can clash with a user's package: ``python -m fixes.apply`` run from such a
 project finds theirs first (the working directory leads ``sys.path``), while the console script
-``weakglobals-fix`` imports ours from the environment (its ``sys.path`` starts with the script's directory). The environment sees the system's site-packages
-(torch is not installed twice) but gets its own copy of this package, built from the working tree.
+``weakglobals-fix`` imports ours from the environment (its ``sys.path`` starts with the script's directory).
+
+Nothing here depends on the interpreter the test environment was made from (a fresh machine's base Python
+has an old setuptools that cannot build this project): the wheel is built by the test environment's own
+setuptools, and the new environment reaches the test environment's packages (libcst, flake8) through a
+``.pth`` line rather than through the base's site-packages, while getting its own copy of this package.
 """
 from __future__ import annotations
 
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -26,10 +31,19 @@ def environment(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copy(REPO / name, source / name)
     for package in ("flake8_weakglobals", "fixes"):
         shutil.copytree(REPO / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
+    wheels = root / "wheels"
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "--wheel-dir", str(wheels), str(source)],
+        capture_output=True, text=True,
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
     venv = root / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    own = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], capture_output=True, text=True, check=True)
+    (Path(own.stdout.strip()) / "_test_environment.pth").write_text(sysconfig.get_path("purelib") + "\n")
     installed = subprocess.run(
-        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", str(source)],
+        [python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", *map(str, wheels.glob("*.whl"))],
         capture_output=True, text=True,
     )
     assert installed.returncode == 0, installed.stdout + installed.stderr

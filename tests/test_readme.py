@@ -25,11 +25,28 @@ def test_the_readme_starts_with_exactly_two_commands() -> None:
     assert README.index("```") < README.index("\n## ") and README.split("```")[4].count("\n## ") > 0
     assert first_language == second_language == "bash" and first.count("\n") == second.count("\n") == 1
     assert first.startswith("pip install -e . && flake8 --select WG examples/pinning.py; python -m fixes.apply --diff")
-    assert second.startswith("pip install torch==2.13.0 && pip install -e '.[test]' && python -m pytest")
+    assert second.startswith("pip install torch==2.13.0 && pip install -e '.[test]' -c constraints-test.txt && python -m pytest")
 
 
 def test_ci_runs_the_readme_test_command() -> None:
     assert BLOCKS[1][1].strip() in (REPO / ".ci" / "run").read_text().splitlines()
+
+
+def test_every_test_dependency_is_pinned_by_the_constraints_file() -> None:
+    """A bare lower bound lets a new release change the suite overnight (hypothesis 6.170 changed a draw):
+    every package the test extra names, and everything installed with it, is pinned to one version."""
+    from flake8_weakglobals.config import tomllib
+
+    extra = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    wanted = {re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0].lower().replace("_", "-") for requirement in extra}
+    pins = {}
+    for line in (REPO / "constraints-test.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            assert version and re.fullmatch(r"[\w.]+", version), f"not an exact pin: {line}"
+            pins[name.lower().replace("_", "-")] = version
+    assert wanted <= set(pins), sorted(wanted - set(pins))
+    assert pins["torch"] == "2.13.0"
 
 
 def copy_examples(tmp_path: Path) -> Path:
