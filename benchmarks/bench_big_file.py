@@ -26,7 +26,7 @@ from pathlib import Path
 from _common import timed
 
 from fixes.apply import main as apply_main
-from flake8_weakglobals.lint import main as lint_main
+from flake8_weakglobals.frontends.command import main as lint_main
 
 HEADER = "from torch import nn\n\n"
 PINNING = "registry_{0} = {{}}\n\n\ndef remember_{0}(module: nn.Module) -> None:\n    registry_{0}[module] = {0}\n"

@@ -23,7 +23,7 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _common import best  # noqa: E402
-from flake8_weakglobals.census import Census  # noqa: E402
+from flake8_weakglobals.census.measure import Census  # noqa: E402
 
 
 class Node:

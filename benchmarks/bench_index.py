@@ -39,12 +39,14 @@ from unittest import mock
 
 from _common import installed_package
 
-from flake8_weakglobals import checking, parse_once, project
-from flake8_weakglobals.analysis import analyze
-from flake8_weakglobals.config import Settings
-from flake8_weakglobals.lint import Job, lint_file
-from flake8_weakglobals.parallel import ordered_results
-from flake8_weakglobals.vocabulary import Vocabulary, may_mention_framework
+from flake8_weakglobals.frontends import check_one_file as checking
+from flake8_weakglobals.source import parse_once
+from flake8_weakglobals.index import project
+from flake8_weakglobals.rules.analyze_module import analyze
+from flake8_weakglobals.frontends.config import Settings
+from flake8_weakglobals.frontends.command import Job, lint_file
+from flake8_weakglobals.frontends.parallel import ordered_results
+from flake8_weakglobals.analysis.framework_types import Vocabulary, may_mention_framework
 
 VOCABULARY = Vocabulary()
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "2"))
@@ -75,7 +77,7 @@ def command(root: Path, jobs: int, cache: str) -> float:
     ``root``, with ``--jobs`` ``jobs`` (``0``: its default, every core) and the disk cache in ``cache``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run(
-        [sys.executable, "-c", "from flake8_weakglobals.lint import main; main()", "--exit-zero", *(["--jobs", str(jobs)] if jobs else []), str(root)],
+        [sys.executable, "-c", "from flake8_weakglobals.frontends.command import main; main()", "--exit-zero", *(["--jobs", str(jobs)] if jobs else []), str(root)],
         env={**os.environ, project.CACHE_DIRECTORY_VARIABLE: cache}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
     )  # stderr: the one torch file only Python 3.12 parses
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -26,8 +26,8 @@ from typing import Callable
 from _common import installed_package
 from bugbear import BugBearChecker
 
-from flake8_weakglobals.analysis import analyze
-from flake8_weakglobals.plugin import WeakGlobalsChecker
+from flake8_weakglobals.rules.analyze_module import analyze
+from flake8_weakglobals.frontends.flake8_plugin import WeakGlobalsChecker
 
 FLAKE8 = """
 import sys
@@ -53,7 +53,7 @@ def flake8_seconds(variant: str, root: Path) -> tuple[float, float]:
 def weakglobals_seconds(jobs: int, root: Path) -> tuple[float, float]:
     """Wall time and CPU time (the command and its workers) of one ``weakglobals --jobs N`` run. On a
     machine that other work shares, the CPU time says what the pool costs when the wall time cannot."""
-    command = [sys.executable, "-m", "flake8_weakglobals.lint", "--jobs", str(jobs), str(root)]
+    command = [sys.executable, "-m", "flake8_weakglobals.frontends.command", "--jobs", str(jobs), str(root)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, capture_output=True)

@@ -12,7 +12,7 @@ every finding in pinned commits of 28 public repositories:
   kept on purpose) or ``false``, with the reason;
 - ``missed.json``: real pins found by reading that the linter did not report, with their recall class.
 
-This script runs the linter of this checkout (``python -m flake8_weakglobals.lint`` with the checkout first
+This script runs the linter of this checkout (``python -m flake8_weakglobals.frontends.command`` with the checkout first
 on ``PYTHONPATH``, or ``--weakglobals PROGRAM``) over each repository present under the root
 (``ROOT/owner+name``, absent ones are skipped with a note), matches each finding to its verdict by path,
 code and container name (falling back to the line), and prints per repository the findings, how many are
@@ -121,7 +121,7 @@ def linter_command(program: Optional[str]) -> Tuple[List[str], Dict[str, str]]:
     if program:
         return [program], environment
     environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(CHECKOUT), environment.get("PYTHONPATH", "")]))
-    return [sys.executable, "-m", "flake8_weakglobals.lint"], environment
+    return [sys.executable, "-m", "flake8_weakglobals.frontends.command"], environment
 
 
 def run_linter(

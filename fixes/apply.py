@@ -14,11 +14,12 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Optional, Sequence
 
-from flake8_weakglobals import __version__, parse_once
-from flake8_weakglobals.config import RUNTIME_MODES, add_arguments, command_settings, entry_point
-from flake8_weakglobals.parallel import interrupts_held, ordered_results
-from flake8_weakglobals.sources import python_files
-from flake8_weakglobals.terminal import Progress, paint, command_line
+from flake8_weakglobals import __version__
+from flake8_weakglobals.frontends.config import RUNTIME_MODES, add_arguments, command_settings, entry_point
+from flake8_weakglobals.frontends.parallel import interrupts_held, ordered_results
+from flake8_weakglobals.frontends.terminal import Progress, command_line, paint
+from flake8_weakglobals.source import parse_once
+from flake8_weakglobals.source.python_files import python_files
 
 from .atomic import Refused, replace_if_unchanged, write_atomically
 from .job import FileResult, process

@@ -13,7 +13,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from flake8_weakglobals.sources import digest
+from flake8_weakglobals.source.python_files import digest
 
 NEW_FILE_MODE = 0o644
 

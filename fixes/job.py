@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-from flake8_weakglobals.analysis import analyze
-from flake8_weakglobals.checking import check_file, internal_error, reportable
-from flake8_weakglobals.config import Settings
-from flake8_weakglobals.findings import Finding
-from flake8_weakglobals.project import context_for
-from flake8_weakglobals.vocabulary import Vocabulary
+from flake8_weakglobals.analysis.framework_types import Vocabulary
+from flake8_weakglobals.frontends.check_one_file import check_file, internal_error, reportable
+from flake8_weakglobals.frontends.config import Settings
+from flake8_weakglobals.index.project import context_for
+from flake8_weakglobals.rules.analyze_module import analyze
+from flake8_weakglobals.rules.findings import Finding
 
 from .outside import refuse_used_elsewhere
 from .vendor import RuntimeLocation, Unresolvable, runtime_location

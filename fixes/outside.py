@@ -19,12 +19,12 @@ import warnings
 from pathlib import Path
 from typing import Iterator, Optional
 
-from flake8_weakglobals.findings import Finding
-from flake8_weakglobals.fix_safety import MAP_API, SET_API
-from flake8_weakglobals.names import Names
-from flake8_weakglobals.passing import READING_CALLS
-from flake8_weakglobals.project import INSTALLED_ROOTS, ModuleContext, context_for
-from flake8_weakglobals.sources import SKIPPED_DIRECTORIES
+from flake8_weakglobals.analysis.passed_to_calls import READING_CALLS
+from flake8_weakglobals.index.project import INSTALLED_ROOTS, ModuleContext, context_for
+from flake8_weakglobals.rules.container_fix import MAP_API, SET_API
+from flake8_weakglobals.rules.findings import Finding
+from flake8_weakglobals.source.python_files import SKIPPED_DIRECTORIES
+from flake8_weakglobals.syntax.qualified_names import Names
 
 #: Methods of ``WeakIdMap`` / ``WeakIdSet`` that behave as the dict's and set's do.
 _RUNTIME_METHODS = MAP_API | SET_API

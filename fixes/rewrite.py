@@ -19,9 +19,9 @@ from typing import Optional, Sequence, Union
 import libcst as cst
 from libcst.metadata import CodePosition, MetadataWrapper, PositionProvider
 
-from flake8_weakglobals.findings import Edit, EditKind, Finding, Span
-from flake8_weakglobals.names import is_our_runtime
-from flake8_weakglobals.scopes import first_line
+from flake8_weakglobals.rules.findings import Edit, EditKind, Finding, Span
+from flake8_weakglobals.syntax.qualified_names import is_our_runtime
+from flake8_weakglobals.syntax.scopes import first_line
 
 _NODE_TYPES: dict[EditKind, tuple[type, ...]] = {
     EditKind.WRAP: (cst.Dict, cst.DictComp, cst.Set, cst.SetComp),

@@ -9,8 +9,8 @@ from typing import Iterator
 
 import pytest
 
-from flake8_weakglobals.analysis import analyze
-from flake8_weakglobals.mentions import Mentions
+from flake8_weakglobals.rules.analyze_module import analyze
+from flake8_weakglobals.syntax.mentions import Mentions
 
 SOURCE = textwrap.dedent(
     """\

@@ -20,8 +20,8 @@ from typing import Optional
 import pytest
 
 from conftest import PINNING, fixed
-from flake8_weakglobals import plugin
-from flake8_weakglobals.plugin import WeakGlobalsChecker
+from flake8_weakglobals.frontends import flake8_plugin as plugin
+from flake8_weakglobals.frontends.flake8_plugin import WeakGlobalsChecker
 
 PYTHON = "{}.{}".format(*sys.version_info)
 
@@ -34,7 +34,7 @@ def run(tool: list[str], *arguments: str, cwd: Path) -> subprocess.CompletedProc
 
 
 FIX = ["-m", "fixes.apply", "--runtime", "import"]
-LINT = ["-m", "flake8_weakglobals.lint"]
+LINT = ["-m", "flake8_weakglobals.frontends.command"]
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """WG006's fix decision, one behaviour per line: which cached functions the codemod rewrites, and the reason
-it gives for each one it leaves (``flake8_weakglobals/cache_fix.py``)."""
+it gives for each one it leaves (``flake8_weakglobals/rules/cache_fix.py``)."""
 from __future__ import annotations
 
 import ast
@@ -7,7 +7,7 @@ from typing import Optional
 
 import pytest
 
-from flake8_weakglobals.analysis import analyze
+from flake8_weakglobals.rules.analyze_module import analyze
 
 HEAD = "import functools\nfrom typing import Tuple\nimport torch\nfrom torch import nn\n"
 

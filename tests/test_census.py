@@ -1,4 +1,4 @@
-"""The runtime census (``flake8_weakglobals/census.py``) and ``pytest --weakglobals`` on real modules and
+"""The runtime census (``flake8_weakglobals/census/``) and ``pytest --weakglobals`` on real modules and
 tensors: the pins it must find (DeepSpeed 0.19.6's two maps, an ``lru_cache``d ``forward``), each with
 the static finding it confirms, the pins it must not report (import-time workspaces, locals, ``WeakIdMap``,
 objects older than the test), and the promises of the walk (no user code runs, nothing is kept alive)."""
@@ -20,7 +20,7 @@ import torch
 from torch import nn
 
 from conftest import REPO, installed_package
-from flake8_weakglobals.census import Census, census
+from flake8_weakglobals.census.measure import Census, census
 from test_deepspeed_proof import rewritten_copy  # noqa: F401  # the fixture: deepspeed rewritten by the codemod
 
 pytest_plugins = ["pytester"]
@@ -312,7 +312,7 @@ import sys
 
 def test_inactive(request):
     assert request.config.pluginmanager.get_plugin("weakglobals-census") is None
-    assert "flake8_weakglobals.census" not in sys.modules
+    assert "flake8_weakglobals.census.measure" not in sys.modules
 ''')
     pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
 

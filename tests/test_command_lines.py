@@ -16,7 +16,7 @@ import pytest
 
 from conftest import PINNING, require
 
-LINT = [sys.executable, "-m", "flake8_weakglobals.lint"]
+LINT = [sys.executable, "-m", "flake8_weakglobals.frontends.command"]
 FIX = [sys.executable, "-m", "fixes.apply"]
 SCRIPTS = Path(sysconfig.get_path("scripts"))
 ONLY_WG002 = '[tool.weakglobals]\nselect = ["WG002"]\n'  # PINNING is a WG001: with this, nothing is found
@@ -100,9 +100,9 @@ def test_real_pre_commit_runs_an_always_run_hook_with_no_files_as_a_no_op(tmp_pa
     write(project / "README.md", "A project.\n")
     hooks = "".join(
         f"  - id: {name}\n    name: {name}\n    entry: {sys.executable} -m {module}\n    language: system\n    types: [python]\n{extra}"
-        for name, module, extra in (("lint-always", "flake8_weakglobals.lint", "    always_run: true\n"),
+        for name, module, extra in (("lint-always", "flake8_weakglobals.frontends.command", "    always_run: true\n"),
                                     ("fix-always", "fixes.apply --check", "    always_run: true\n"),
-                                    ("lint", "flake8_weakglobals.lint", ""))
+                                    ("lint", "flake8_weakglobals.frontends.command", ""))
     )
     write(project / ".pre-commit-config.yaml", f"repos:\n- repo: local\n  hooks:\n{hooks}")
     run(["git", "init", "-q"], cwd=project, environment=environment)
@@ -121,7 +121,7 @@ ENTRY_POINTS = {
     "weakglobals-fix": [str(SCRIPTS / "weakglobals-fix")],
     "python -m fixes.apply": FIX,
     "weakglobals": [str(SCRIPTS / "weakglobals")],
-    "python -m flake8_weakglobals.lint": LINT,
+    "python -m flake8_weakglobals.frontends.command": LINT,
 }
 
 

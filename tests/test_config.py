@@ -25,9 +25,9 @@ from hypothesis import strategies as st
 
 from conftest import PINNING
 from fixes.apply import build_parser
-from flake8_weakglobals.config import KEYS, command_settings
+from flake8_weakglobals.frontends.config import KEYS, command_settings
 
-LINT = [sys.executable, "-m", "flake8_weakglobals.lint"]
+LINT = [sys.executable, "-m", "flake8_weakglobals.frontends.command"]
 FIX = [sys.executable, "-m", "fixes.apply", "--check"]
 
 #: (pyproject.toml, what the one line says after the file's name)

@@ -15,7 +15,7 @@ import pytest
 
 from conftest import PINNING
 
-LINT = [sys.executable, "-m", "flake8_weakglobals.lint"]
+LINT = [sys.executable, "-m", "flake8_weakglobals.frontends.command"]
 FILES = ("a.py", "b.py", "generated/g.py", "pkg/keep.py", "pkg/train_stats.py", "build/lib/copy.py")
 
 

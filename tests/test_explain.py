@@ -8,8 +8,8 @@ import subprocess
 import pytest
 
 from conftest import REPO
-from flake8_weakglobals.rule_docs import DOCS, explanation
-from flake8_weakglobals.rules import RULES
+from flake8_weakglobals.rules.docs import DOCS, explanation
+from flake8_weakglobals.rules.codes import RULES
 
 
 def readme_rule_sections() -> dict[str, str]:

@@ -7,7 +7,7 @@ import ast
 
 import pytest
 
-from flake8_weakglobals.analysis import analyze
+from flake8_weakglobals.rules.analyze_module import analyze
 
 HEAD = (
     "import collections, copy, json, pickle\nfrom collections import OrderedDict\nfrom typing import Mapping\n"

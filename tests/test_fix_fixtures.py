@@ -10,7 +10,7 @@ import pytest
 
 from conftest import HERE, pyflakes_messages
 from fixes.job import process
-from flake8_weakglobals.config import Settings
+from flake8_weakglobals.frontends.config import Settings
 
 PAIRS = sorted((HERE / "fixtures" / "fix").glob("*.in.py"))
 IMPORT_MODE = Settings(runtime="import")  # a fixed import line, wherever the test runs
@@ -35,7 +35,7 @@ def test_rewrite_matches_the_expected_output(before: Path, tmp_path: Path) -> No
 
 
 def test_every_edit_kind_has_a_pair() -> None:
-    from flake8_weakglobals.findings import EditKind
+    from flake8_weakglobals.rules.findings import EditKind
 
     text = "".join(path.read_text() for path in PAIRS)
     assert "defaultdict(" in text and "fromkeys(" in text and "id(" in text and "Dict[" in text
@@ -48,7 +48,7 @@ def test_only_edited_lines_and_imports_change(before: Path) -> None:
     that replaces nothing (the runtime import)."""
     import difflib
 
-    from flake8_weakglobals.analysis import analyze
+    from flake8_weakglobals.rules.analyze_module import analyze
 
     old = before.read_text().splitlines()
     new = before.with_name(before.name.replace(".in.py", ".out.py")).read_text().splitlines()

@@ -9,7 +9,7 @@ import pytest
 import fixes.job
 import fixes.rewrite
 from conftest import PINNING
-from flake8_weakglobals.config import Settings
+from flake8_weakglobals.frontends.config import Settings
 
 
 @pytest.mark.parametrize(

@@ -92,7 +92,7 @@ def test_a_bad_extra_type_is_a_clear_error_not_a_traceback(tmp_path: Path) -> No
 
 
 def test_files_that_mention_no_framework_cost_no_analysis(monkeypatch) -> None:
-    import flake8_weakglobals.plugin as plugin
+    import flake8_weakglobals.frontends.flake8_plugin as plugin
     import ast
 
     def explode(*args, **kwargs):

@@ -23,14 +23,14 @@ import pytest
 from hypothesis import HealthCheck, event, example, given, reject, settings
 
 from fixes.rewrite import rewrite
-from flake8_weakglobals.analysis import analyze
-from flake8_weakglobals.checking import reportable
-from flake8_weakglobals.config import Settings
-from flake8_weakglobals.findings import Finding
-from flake8_weakglobals.rules import RULES
+from flake8_weakglobals.rules.analyze_module import analyze
+from flake8_weakglobals.frontends.check_one_file import reportable
+from flake8_weakglobals.frontends.config import Settings
+from flake8_weakglobals.rules.findings import Finding
+from flake8_weakglobals.rules.codes import RULES
 from conftest import pyflakes_messages
 from differential_harness import apply_codemod, differences, run_both, transcript_diff
-from flake8_weakglobals.vocabulary import Vocabulary
+from flake8_weakglobals.analysis.framework_types import Vocabulary
 from programs import programs, runnable_program, runnable_programs
 
 RUNTIME = "flake8_weakglobals.runtime"

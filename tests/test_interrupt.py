@@ -111,7 +111,7 @@ def test_an_interrupted_run_leaves_every_file_old_or_new(tmp_path: Path, how: si
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_the_linter_stops_cleanly_too(how: signal.Signals) -> None:
-    with running(["-m", "flake8_weakglobals.lint", str(installed_package("torch"))]) as process:
+    with running(["-m", "flake8_weakglobals.frontends.command", str(installed_package("torch"))]) as process:
         time.sleep(2)  # the whole tree takes about ten seconds
         assert process.poll() is None, "the run ended before the signal"
         os.killpg(process.pid, how)

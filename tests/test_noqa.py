@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from flake8_weakglobals.noqa import NoqaMap
+from flake8_weakglobals.source.noqa import NoqaMap
 
 FILL = "def fill(m: nn.Module):\n    x[m] = 1\n"
 CASES = {

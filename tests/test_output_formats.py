@@ -17,8 +17,8 @@ from typing import Any, Optional
 import pytest
 
 from conftest import LINT_FIXTURES, PINNING, installed_package, readme_blocks, require
-from flake8_weakglobals.rule_docs import DOCS
-from flake8_weakglobals.rules import RULES
+from flake8_weakglobals.rules.docs import DOCS
+from flake8_weakglobals.rules.codes import RULES
 
 PLAIN = {**os.environ, "NO_COLOR": "1"}
 PLAIN.pop("FORCE_COLOR", None)
@@ -251,7 +251,7 @@ def test_sarif_of_a_real_run_over_deepspeed_validates(tmp_path: Path) -> None:
 def test_the_readme_workflow_uploads_the_log_weakglobals_writes() -> None:
     import yaml
 
-    from flake8_weakglobals.lint import build_parser
+    from flake8_weakglobals.frontends.command import build_parser
 
     (workflow,) = [yaml.safe_load(text) for language, text in readme_blocks() if language == "yaml" and text.startswith("name: weakglobals")]
     (job,) = workflow["jobs"].values()
@@ -265,7 +265,7 @@ def test_the_readme_workflow_uploads_the_log_weakglobals_writes() -> None:
 
 
 def test_ctrl_c_stops_a_parallel_run_cleanly(tmp_path: Path) -> None:
-    """The codemod's worker pool (``flake8_weakglobals/parallel.py``), as ``weakglobals`` uses it: Ctrl-C to
+    """The codemod's worker pool (``flake8_weakglobals/frontends/parallel.py``), as ``weakglobals`` uses it: Ctrl-C to
     the process group ends the run with 130 and one line, and leaves no worker behind."""
     body = "".join(f"\n\ndef helper_{index}(x):\n    return x + {index}\n" for index in range(200))
     for index in range(400):

@@ -13,8 +13,9 @@ from typing import Iterator, Sequence
 import pytest
 
 from conftest import HERE
-from flake8_weakglobals import lint, parse_once
-from flake8_weakglobals.parallel import ordered_results
+from flake8_weakglobals.frontends import command as lint
+from flake8_weakglobals.source import parse_once
+from flake8_weakglobals.frontends.parallel import ordered_results
 
 
 def test_a_run_parses_a_module_the_index_summarised_only_once(

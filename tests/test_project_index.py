@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, expected_findings
-from flake8_weakglobals.checking import check_file
-from flake8_weakglobals.config import Settings
+from flake8_weakglobals.frontends.check_one_file import check_file
+from flake8_weakglobals.frontends.config import Settings
 
 PROJECTS = REPO / "tests" / "fixtures" / "projects"
 CASES = sorted(path.name for path in PROJECTS.iterdir() if path.is_dir())
@@ -44,7 +44,7 @@ def test_each_cross_module_idiom_is_found_and_nothing_else(case: str) -> None:
 def weakglobals(*arguments: str, cwd: Path, **environment: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "NO_COLOR": "1", **environment}
     env.pop("WEAKGLOBALS_NO_CACHE", None)
-    return subprocess.run([sys.executable, "-m", "flake8_weakglobals.lint", *arguments], cwd=cwd, env=env, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "flake8_weakglobals.frontends.command", *arguments], cwd=cwd, env=env, capture_output=True, text=True)
 
 
 def test_flake8_resolves_other_modules_as_a_user_runs_it(tmp_path: Path) -> None:

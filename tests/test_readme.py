@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, readme_blocks
-from flake8_weakglobals.config import parse_extra_types, settings_from_table
+from flake8_weakglobals.frontends.config import parse_extra_types, settings_from_table
 
 README = (REPO / "README.md").read_text()
 BLOCKS = readme_blocks()
@@ -35,7 +35,7 @@ def test_ci_runs_the_readme_test_command() -> None:
 def test_every_test_dependency_is_pinned_by_the_constraints_file() -> None:
     """A bare lower bound lets a new release change the suite overnight (hypothesis 6.170 changed a draw):
     every package the test extra names, and everything installed with it, is pinned to one version."""
-    from flake8_weakglobals.config import tomllib
+    from flake8_weakglobals.frontends.config import tomllib
 
     extra = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
     wanted = {re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0].lower().replace("_", "-") for requirement in extra}
@@ -91,7 +91,7 @@ def test_pre_commit_snippets_are_valid_configs(tmp_path: Path) -> None:
 def test_configuration_snippets_are_accepted() -> None:
     import configparser
 
-    from flake8_weakglobals.config import tomllib
+    from flake8_weakglobals.frontends.config import tomllib
 
     (toml,) = [text for language, text in BLOCKS if language == "toml" and "[tool.weakglobals]" in text]
     settings_from_table(tomllib.loads(toml)["tool"]["weakglobals"], Path("pyproject.toml"))

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from conftest import LINT_FIXTURES, expected_findings
-from flake8_weakglobals.analysis import analyze
-from flake8_weakglobals.rules import advice
-from flake8_weakglobals.vocabulary import Vocabulary
+from flake8_weakglobals.rules.analyze_module import analyze
+from flake8_weakglobals.rules.codes import advice
+from flake8_weakglobals.analysis.framework_types import Vocabulary
 
 FIXTURES = sorted(LINT_FIXTURES.glob("WG*.py"))
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from conftest import installed_package, pyflakes_messages
-from flake8_weakglobals.analysis import analyze
-from flake8_weakglobals.project import context_for
-from flake8_weakglobals.vocabulary import Vocabulary, may_mention_framework
+from flake8_weakglobals.rules.analyze_module import analyze
+from flake8_weakglobals.index.project import context_for
+from flake8_weakglobals.analysis.framework_types import Vocabulary, may_mention_framework
 
 EXPECTED = {
     "torch": {

@@ -10,11 +10,11 @@ import functools
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional, Union
 
-from .mentions import Mentions
-from .names import Names
-from .scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters
+from ..syntax.mentions import Mentions
+from ..syntax.qualified_names import Names
+from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters
+from .framework_types import ITERATION_METHODS, MODULE, Vocabulary
 from .survey import ClassInfo, Survey
-from .vocabulary import ITERATION_METHODS, MODULE, Vocabulary
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .evidence import Obj, Tup, Value
-from .uses import Fill
+from .recorded_uses import Fill
 
 
 @dataclass(frozen=True)

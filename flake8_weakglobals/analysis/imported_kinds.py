@@ -1,6 +1,6 @@
 """What names imported from elsewhere in the project are, in the analysis's terms.
 
-The project index (``project.py``) knows classes, bases and wrappers but not what a framework object is;
+The project index (``index/project.py``) knows classes, bases and wrappers but not what a framework object is;
 this layer asks it about one qualified name at a time and answers with framework kinds. Without a project
 (a snippet, stdin, a file outside any package) every answer is "unknown", as before the index existed.
 """
@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from .containers import ContainerType
-from .project import ModuleContext
-from .summaries import CACHE_FUNCTIONS as CACHE_DECORATORS
-from .vocabulary import Vocabulary
+from ..index.project import ModuleContext
+from ..index.summaries import CACHE_FUNCTIONS as CACHE_DECORATORS
+from ..syntax.container_expressions import ContainerType
+from .framework_types import Vocabulary
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ import ast
 from dataclasses import dataclass
 from typing import Optional
 
-from .scopes import FUNCTIONS, Scopes, function_parameters
+from ..syntax.scopes import FUNCTIONS, Scopes, function_parameters
 from .survey import ClassInfo, Survey
 
 

@@ -1,6 +1,6 @@
 """Keys that only the container would keep: a weak container drops them at once, so the fix would lose them.
 
-``fix_safety.py`` already refuses objects built in the fill itself (``{nn.ReLU(): 2}``). This finds the same
+``rules/container_fix.py`` already refuses objects built in the fill itself (``{nn.ReLU(): 2}``). This finds the same
 loss one step away, where the object is built elsewhere and handed over: by a caller, in the call that
 fills the container (``register(nn.ReLU(), "relu")`` at import time, ``index(nn.Sequential(...))`` that
 walks its modules); by a factory of the module, whose model a loop walks (``make_model().named_modules()``);
@@ -12,12 +12,12 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from .containers import Member
+from ..syntax.container_expressions import Member
+from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters
 from .evidence import Evidence, Obj, argument_at, text
-from .held import Held
-from .scopes import FUNCTIONS, FunctionNode, function_parameters
+from .fill_contents import Held
+from .framework_types import ITERATION_METHODS, MODULE_HOOK_REGISTRARS
 from .survey import Survey
-from .vocabulary import ITERATION_METHODS, MODULE_HOOK_REGISTRARS
 
 
 class SoleOwner:

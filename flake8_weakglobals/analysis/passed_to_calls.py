@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import ast
 import weakref
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import Callable, Optional
 
+from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes, function_parameters
 from .evidence import text
-from .scopes import FUNCTIONS, FunctionNode, Scopes, function_parameters
-from .slots import SlotResolver
+from .long_lived_places import SlotResolver
+from .recorded_uses import SlotUses
 from .survey import Survey
-
-if TYPE_CHECKING:
-    from .uses import SlotUses
 
 SERIALIZER_PREFIXES = (
     "pickle.", "json.", "marshal.", "yaml.", "cloudpickle.", "dill.", "msgpack.", "shelve.", "orjson.",

@@ -13,12 +13,12 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Optional
 
-from .containers import ContainerType, classify, root_name
-from .imported import CACHE_DECORATORS, NOWHERE, Imported, ImportedContainer, ImportedKeeper
-from .names import Names
-from .summaries import KEEPING_METHODS, wraps_a_cache
-from .scopes import COMPOUND, FunctionNode, function_parameters, nested_blocks
-from .vocabulary import Vocabulary
+from ..index.summaries import KEEPING_METHODS, wraps_a_cache
+from ..syntax.container_expressions import ContainerType, classify, root_name
+from ..syntax.qualified_names import Names
+from ..syntax.scopes import COMPOUND, FunctionNode, function_parameters, nested_blocks
+from .framework_types import Vocabulary
+from .imported_kinds import CACHE_DECORATORS, NOWHERE, Imported, ImportedContainer, ImportedKeeper
 
 _FILLING_METHODS = KEEPING_METHODS | {"update"}  # ``update`` fills with its argument's items
 

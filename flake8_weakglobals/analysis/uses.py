@@ -10,55 +10,19 @@ from __future__ import annotations
 
 import ast
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
-from .containers import Constructor, ContainerType, Member, classify, initial_members
+from ..syntax.container_expressions import ContainerType, Member, classify, initial_members
+from ..syntax.mentions import Mentions
+from ..syntax.qualified_names import Names
+from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes
 from .evidence import text
-from .mentions import Mentions
-from .names import Names
-from .passing import READING_CALLS, Passing
-from .scopes import FUNCTIONS, FunctionNode, Scopes
-from .slots import Slot, SlotResolver
+from .framework_types import MODULE_HOOK_REGISTRARS, TENSOR_HOOK_REGISTRARS
+from .long_lived_places import Slot, SlotResolver
+from .passed_to_calls import READING_CALLS, Passing
+from .recorded_uses import Definition, Fill, SlotUses
 from .survey import Survey
-from .vocabulary import MODULE_HOOK_REGISTRARS, TENSOR_HOOK_REGISTRARS
-
-
-@dataclass(frozen=True)
-class Definition:
-    target: ast.expr
-    value: Optional[ast.expr]  # None when the binding is not an assignment the analysis can read
-    annotation: Optional[ast.expr]
-    constructor: Optional[Constructor]
-    top_level: bool  # in the module or class body itself, not rebound from inside a function
-
-
-@dataclass(frozen=True)
-class Fill:
-    member: Member  # shape "update" means: pairs for maps, elements for sets and lists
-    line: int
-    how: str
-    id_key: bool = False  # the member is the ``x`` of an ``id(x)`` key
-
-
-@dataclass
-class SlotUses:
-    slot: Slot
-    definitions: list[Definition] = field(default_factory=list)
-    fills: list[Fill] = field(default_factory=list)
-    subscript_reads: list[Fill] = field(default_factory=list)  # fills too, for a defaultdict
-    removals: list[int] = field(default_factory=list)
-    methods: list[tuple[int, str]] = field(default_factory=list)  # every ``X.method`` used, for the runtime check
-    operators: list[int] = field(default_factory=list)  # ``X | Y`` and friends
-    equalities: list[int] = field(default_factory=list)  # ``X == Y``: order-sensitive for an OrderedDict
-    printed: list[int] = field(default_factory=list)  # ``print(X)``, ``f"{X}"``: an OrderedDict prints as one
-    blockers: list[tuple[int, str]] = field(default_factory=list)  # uses the runtime cannot honour
-    id_calls: list[ast.Call] = field(default_factory=list)  # ``id(x)`` keys, unwrapped by the id-keyed fix
-    key_uses: list[tuple[int, str]] = field(default_factory=list)  # uses without ``id()`` that see keys
-    #: ``X.keys()`` / ``.values()`` / ``.items()`` kept or used other than by iterating them at once: a
-    #: ``WeakKeyDictionary``'s are one-shot generators (``next(X.values())``), a dict's are views.
-    views_kept: list[tuple[int, str]] = field(default_factory=list)
-
 
 _MATCH = tuple(getattr(ast, name) for name in ("Match",) if hasattr(ast, name))  # Python 3.10+
 _IMPORTS = frozenset({ast.Import, ast.ImportFrom})

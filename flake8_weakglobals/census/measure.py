@@ -25,12 +25,24 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Optional, Sequence
 
-from .census_paths import container_of, describe, qualified_name
-from .census_report import Confirmation, Pin, Report
-from .checking import check_file
-from .config import Settings
-from .heap import Hit, Kinds, Snapshot, class_dict, defined_in, defined_where, inherits, module_dict, reachable, type_name, walk
-from .storage import storages
+from ..frontends.check_one_file import check_file
+from ..frontends.config import Settings
+from .heap import (
+    Hit,
+    Kinds,
+    Snapshot,
+    class_dict,
+    defined_in,
+    defined_where,
+    inherits,
+    module_dict,
+    reachable,
+    type_name,
+    walk,
+)
+from .pin_paths import container_of, describe, qualified_name
+from .report import Confirmation, Pin, Report
+from .tensor_bytes import storages
 
 _PACKAGE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _NOT_WEAKLY = object()  # a framework object that takes no weak reference: remembered by id alone

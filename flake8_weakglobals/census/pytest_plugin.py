@@ -1,6 +1,6 @@
 """``pytest --weakglobals``: after every test, which long-lived containers of your packages still hold the
 modules, parameters and tensors the test created, how many bytes they keep, and which finding of the
-linter each one confirms (``census.py`` does the work).
+linter each one confirms (``measure.py`` does the work).
 
 - ``--weakglobals`` (or ``--weakglobals=report``) prints the pins at the end of the session, grouped by
   container and sorted by bytes; ``--weakglobals=fail`` also fails (as an error at teardown) each test that
@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any, Callable, Generator
 import pytest
 
 if TYPE_CHECKING:
-    from .census import Census
-    from .census_report import Pin, Report
-    from .config import Settings
+    from ..frontends.config import Settings
+    from .measure import Census
+    from .report import Pin, Report
 
 MODES = ("report", "fail")
 PLUGIN = "weakglobals-census"
@@ -71,7 +71,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def weakglobals(request: pytest.FixtureRequest) -> TestCensus:
     """A census started before the test body (after the fixtures it depends on): ``weakglobals.check()``
     reports what the test created so far that long-lived state holds, with or without ``--weakglobals``."""
-    from .census import Census
+    from .measure import Census
 
     plugin = request.config.pluginmanager.get_plugin(PLUGIN)
     packages, settings = (plugin.census.packages, plugin.census.settings) if plugin else selection(request.config)
@@ -94,7 +94,7 @@ class TestCensus:
 
 def selection(config: pytest.Config) -> tuple[tuple[str, ...], Settings]:
     """The packages to walk and ``[tool.weakglobals]``'s settings, or a usage error that says what is wrong."""
-    from .config import ConfigError, Settings, find_config, settings_from_table
+    from ..frontends.config import ConfigError, Settings, find_config, settings_from_table
 
     try:
         found = find_config([config.rootpath])
@@ -151,7 +151,7 @@ class CensusPlugin:
     """The census around every test; registered only with ``--weakglobals``."""
 
     def __init__(self, config: pytest.Config, mode: str) -> None:
-        from .census import Census
+        from .measure import Census
 
         packages, settings = selection(config)
         self.census = Census(packages, sorted(settings.extra_types), settings)
@@ -203,7 +203,7 @@ class CensusPlugin:
             problems.append(f"{item.nodeid}: expected pins in {', '.join(missing)} (its weakglobals marker), found none there")
         unexpected = [pin for pin in pins if not pin.expected]
         if self.mode == "fail" and unexpected:
-            from .census_report import Report
+            from .report import Report
 
             problems.extend(Report(self.census.packages, unexpected).lines())
         if problems:
@@ -212,14 +212,14 @@ class CensusPlugin:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Collects every test's pins, here or (under pytest-xdist) from the workers' reports."""
         if report.when == "teardown" and hasattr(report, "weakglobals_seconds"):
-            from .census_report import Pin
+            from .report import Pin
 
             self.pins.extend(Pin.from_json(pin) for pin in getattr(report, "weakglobals", ()))
             self.seconds += report.weakglobals_seconds  # type: ignore[attr-defined]
             self.tests += 1
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        from .census_report import Report
+        from .report import Report
 
         terminalreporter.write_sep("=", "weakglobals census")
         for line in Report(self.census.packages, self.pins).lines():

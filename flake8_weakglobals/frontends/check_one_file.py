@@ -10,14 +10,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from . import parse_once
-from .analysis import analyze
+from ..analysis.framework_types import Vocabulary, may_mention_framework
+from ..index.project import context_for
+from ..rules.analyze_module import analyze
+from ..rules.findings import Finding
+from ..source import parse_once
+from ..source.noqa import NoqaMap
+from ..source.python_files import Source, SourceError, read_source
 from .config import Settings
-from .findings import Finding
-from .noqa import NoqaMap
-from .project import context_for
-from .sources import Source, SourceError, read_source
-from .vocabulary import Vocabulary, may_mention_framework
 
 
 @dataclass

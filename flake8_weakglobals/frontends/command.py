@@ -18,14 +18,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator, Optional, Sequence, TextIO
 
-from . import __version__, parse_once
-from .checking import CheckedFile, check_file, check_source
+from .. import __version__
+from ..rules.codes import RULES
+from ..rules.docs import explanation
+from ..source import parse_once
+from ..source.python_files import SourceError, decode_source, python_files
+from .check_one_file import CheckedFile, check_file, check_source
 from .config import Settings, add_arguments, command_settings, entry_point
-from .output import DOCUMENTS, FORMATS, FileReport, SourceFix, make
+from .output_formats import DOCUMENTS, FORMATS, FileReport, SourceFix, make
 from .parallel import ordered_results
-from .rule_docs import explanation
-from .rules import RULES
-from .sources import SourceError, decode_source, python_files
 from .terminal import Progress, command_line
 
 STDIN = Path("-")
@@ -33,7 +34,7 @@ STDIN = Path("-")
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=entry_point("flake8_weakglobals.lint", "weakglobals"),
+        prog=entry_point("flake8_weakglobals.frontends.command", "weakglobals"),
         description="Find module- and class-level containers that keep PyTorch modules, parameters and "
         "tensors alive (the flake8-weakglobals rules, without flake8).",
         epilog="Exit codes: 0 nothing found; 1 findings; 2 usage errors or files that could not be read or parsed; "

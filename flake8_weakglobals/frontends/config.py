@@ -24,8 +24,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
-from .rules import DEFAULT_IGNORED, RULES
-from .sources import Excludes, exclude_patterns
+from ..rules.codes import DEFAULT_IGNORED, RULES
+from ..source.python_files import Excludes, exclude_patterns
 
 _QUALIFIED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _CODE_PREFIX = re.compile(r"WG\d{0,3}")

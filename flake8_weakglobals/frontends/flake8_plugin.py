@@ -7,13 +7,13 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator
 
-from . import __version__
-from .analysis import analyze
-from .checking import internal_error
+from .. import __version__
+from ..analysis.framework_types import Vocabulary, may_mention_framework
+from ..index.project import context_for
+from ..rules.analyze_module import analyze
+from ..rules.codes import DEFAULT_IGNORED, INTERNAL_ERROR
+from .check_one_file import internal_error
 from .config import ConfigError, parse_extra_types
-from .project import context_for
-from .rules import DEFAULT_IGNORED, INTERNAL_ERROR
-from .vocabulary import Vocabulary, may_mention_framework
 
 
 class WeakGlobalsChecker:

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any, Optional, TextIO
 from urllib.parse import quote
 
-from . import __version__
-from .findings import Finding
-from .rule_docs import DOCS, explanation, title
-from .rules import RULES, advice
+from .. import __version__
+from ..rules.codes import RULES, advice
+from ..rules.docs import DOCS, explanation, title
+from ..rules.findings import Finding
 from .terminal import paint
 
 FORMATS = ("text", "grouped", "json", "github", "sarif")

@@ -23,7 +23,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterator, Optional
 
-from . import parse_once, summaries
+from ..source import parse_once
+from . import summaries
 from .summaries import ModuleSummary, absolute, emptied_by, summarize
 
 #: Entries are valid only for the summariser that wrote them: its own source is part of the key.

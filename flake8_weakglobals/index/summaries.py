@@ -13,9 +13,9 @@ import ast
 from dataclasses import dataclass, field
 from typing import Iterator, Optional
 
-from .containers import ContainerType, classify
-from .mentions import Mentions
-from .names import Names
+from ..syntax.container_expressions import ContainerType, classify
+from ..syntax.mentions import Mentions
+from ..syntax.qualified_names import Names
 
 CACHE_FUNCTIONS = frozenset({"functools.lru_cache", "functools.cache"})
 _CACHE_FUNCTION_NAMES = frozenset(name.rpartition(".")[2] for name in CACHE_FUNCTIONS)  # a wrapper calls one

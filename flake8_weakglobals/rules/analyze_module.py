@@ -4,25 +4,24 @@ It is the single source of truth for the flake8 plugin (which prints findings), 
 the codemod (which applies the findings' edits). Pipeline: ``survey`` (statements only; most files stop
 there) -> ``uses`` (one walk of the statements that mention a candidate; references resolved to slots and
 their uses sorted) -> ``evidence`` (what the keys are) -> the judges, one per rule family
-(``judge_containers.py`` for WG001-WG005 and WG007, ``judge_caches.py`` for WG006), which decide the code
-and, with ``fix_safety.py`` and ``cache_fix.py``, whether and how the codemod may fix it.
+(``containers.py`` for WG001-WG005 and WG007, ``caches.py`` for WG006), which decide the code
+and, with ``container_fix.py`` and ``cache_fix.py``, whether and how the codemod may fix it.
 """
 from __future__ import annotations
 
 import ast
 from typing import Optional
 
-from .evidence import Evidence, Hook
+from ..analysis.evidence import Evidence, Hook
+from ..analysis.framework_types import MODULE, MODULE_HOOK_REGISTRARS, TENSOR, Vocabulary
+from ..analysis.imported_kinds import Imported
+from ..analysis.survey import Survey, survey_module
+from ..analysis.uses import UseClassifier, collect
+from ..index.project import ModuleContext
+from ..syntax.scopes import Scopes
+from .caches import judge_cache, judge_kept_by_cache
+from .containers import ContainerJudge
 from .findings import Finding
-from .imported import Imported
-from .judge_caches import judge_cache, judge_kept_by_cache
-from .judge_containers import ContainerJudge
-from .project import ModuleContext
-from .scopes import Scopes
-from .survey import Survey, survey_module
-from .uses import UseClassifier, collect
-from .vocabulary import MODULE, MODULE_HOOK_REGISTRARS, TENSOR, Vocabulary
-
 
 TORCH_ONLY = Vocabulary()
 

@@ -26,12 +26,12 @@ import ast
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
-from .containers import root_name
-from .evidence import Evidence, Obj, Tup, Value, text
+from ..analysis.evidence import Evidence, Obj, Tup, Value, text
+from ..analysis.survey import CachedFunction, Survey
+from ..syntax.container_expressions import root_name
+from ..syntax.qualified_names import is_our_runtime
+from ..syntax.scopes import function_parameters
 from .findings import Edit, EditKind, Span
-from .names import is_our_runtime
-from .scopes import function_parameters
-from .survey import CachedFunction, Survey
 
 #: What the replacement names each ``functools`` decorator; for methods cached on framework arguments of a
 #: class that is no framework type, the shared forms.

@@ -4,12 +4,54 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from . import cache_fix, rules
-from .evidence import Evidence, Obj, text
+from ..analysis.evidence import Evidence, Obj, text
+from ..analysis.fill_contents import object_in_tuple
+from ..analysis.survey import CachedFunction, KeptArgument, Survey
+from ..syntax.scopes import function_parameters
+from . import cache_fix, codes
 from .findings import Evidence as Proof, Finding
-from .held import object_in_tuple
-from .scopes import function_parameters
-from .survey import CachedFunction, KeptArgument, Survey
+
+#: The rule pages of WG006, one entry per code: ``weakglobals --explain``, the SARIF rule help and
+#: ``docs/rules.md`` all read them (through ``docs.py``). Markdown: an italic one-line definition, then the
+#: same five bullets (why it matters, an example, the fix, what the fix changes at run time, known false
+#: positives), as ruff's rule pages.
+DOCS: dict[str, str] = {
+    "WG006": """\
+*`functools.lru_cache` / `functools.cache` (also `lru_cache(None)`, `lru_cache()`, stacked under other
+decorators) on a function that takes modules or tensors, or on a method of an `nn.Module` subclass.*
+
+- **Why it matters**: the cache is a process-wide dict with strong keys: every `self` (every module) or
+  tensor argument stays alive. On `forward` of a rotary-embedding module it is the most common pinning idiom;
+  Megatron-LM calls `forward.cache_clear()` with a comment that the cache otherwise leaks memory.
+- **Example**: `@functools.cache def assert_and_get_unique_device(module: torch.nn.Module)` (torch).
+- **Fix**: `@functools.lru_cache(maxsize=N)` becomes `@weak_lru_cache(maxsize=N)` and `@functools.cache`
+  `@weak_cache`, from [the runtime](#the-runtime) (every spelling: bare, called, `lru_cache(None)`,
+  imported by name; stacked decorators stay), on methods of `nn.Module` subclasses and on functions, static
+  and class methods. A method of another class cached on framework arguments (DeepSpeed's
+  `PartitionedParameterCoordinator.__params_to_release(self, submodule_to_release: Module, step_id)`) gets
+  `@weak_shared_lru_cache` / `@weak_shared_cache`: a per-instance cache would keep the submodules as long
+  as the coordinator. Left as is, with the reason: a method whose class defines `__eq__` or `__hash__`
+  (lru_cache shares entries between equal instances); an argument that is a tuple of framework objects
+  (no weak reference); a result compared with `is`; the cached function or its
+  `cache_info` passed, stored or returned; an attribute the replacement lacks (`__self__`, `__func__`); a
+  coroutine function; a function cached through the project's own wrapper of `lru_cache` (the fix belongs
+  in the wrapper).
+- **Fix safety**: results, hits, `cache_info()`, `cache_clear()`, `cache_parameters()`, `__wrapped__` and
+  `typed` are kept. What changes: on a method each instance has its own cache, so `maxsize` counts per
+  instance and the entries go with the instance (`Class.method.cache_clear()` still clears them all); on a
+  function (and with the shared forms, on a method) an entry goes when its module, parameter or tensor
+  argument (or `self`) is collected, and a new object never hits an old entry.
+- **Known false positives**: `lru_cache(maxsize=1)` on objects that live as long as the process anyway.
+
+**Beside flake8-bugbear's B019** (`cached-instance-method`): B019 flags `functools.cache` / `lru_cache` on
+every method, so a cached method of an `nn.Module` subclass gets both B019 and WG006, on the same line and
+column (`# noqa: B019, WG006` silences both). What WG006 adds: it is torch-aware (it fires only when the
+cache keys are modules or tensors, so `@cache` on a method of a plain class that takes strings stays
+quiet); it covers functions as well as methods (torch's `assert_and_get_unique_device(module)` is a
+function, which B019 never sees); and it comes with a fix (see **Fix** above), where B019 and pylint's
+W1518 only report. `tests/test_neighbours.py` runs both plugins on such a file.
+""",
+}
 
 
 def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> Optional[Finding]:
@@ -47,7 +89,7 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
         scope="function",
         holds=(found.kind,),
         evidence=Proof(function.lineno, found.why),
-        message=rules.cache_message(decorator, name, (found.kind,), f"({found.why} at line {function.lineno})"),
+        message=codes.cache_message(decorator, name, (found.kind,), f"({found.why} at line {function.lineno})"),
         fix_reason=fix.reason,
         edits=fix.edits,
         runtime_names=fix.runtime_names,
@@ -74,6 +116,6 @@ def judge_kept_by_cache(kept: KeptArgument, evidence: Evidence) -> Optional[Find
         scope="function",
         holds=(found.kind,),
         evidence=Proof(line, found.why),
-        message=rules.cache_message(keeper.decorator, name, (found.kind,), where),
-        fix_reason=rules.defined_elsewhere(keeper.module, keeper.line),
+        message=codes.cache_message(keeper.decorator, name, (found.kind,), where),
+        fix_reason=codes.defined_elsewhere(keeper.module, keeper.line),
     )

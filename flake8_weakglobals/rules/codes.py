@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..analysis.framework_types import describe
 from .findings import Finding
-from .vocabulary import describe
 
 
 @dataclass(frozen=True)

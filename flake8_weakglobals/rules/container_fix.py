@@ -2,26 +2,27 @@
 
 The rules decide what is reported; this decides what is safe to change. It refuses what the runtime
 cannot honour (methods it lacks, an OrderedDict compared or printed, a weak container's own operators and
-generators), what would lose data (objects only the container refers to, found by ``sole_owner.py``;
-values that refer to their own key; tuples as keys), what escapes the uses the check sees (``uses.py`` and
-``passing.py`` record those as blockers; here, a namespace or a holder read whole), and id() keys of
+generators), what would lose data (objects only the container refers to, found by ``analysis/ownership.py``;
+values that refer to their own key; tuples as keys), what escapes the uses the check sees (``analysis/uses.py`` and
+``analysis/passed_to_calls.py`` record those as blockers; here, a namespace or a holder read whole), and id() keys of
 objects not known to be framework objects. Every reason names the line it comes from.
 """
 from __future__ import annotations
 
 import ast
 import re
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Union
 
-from .containers import ContainerType, Member, constructor_edit
-from .evidence import Evidence, Obj, text
-from .held import Held
-from .names import is_our_runtime
-from .passing import SERIALIZER_PREFIXES
-from .sole_owner import SoleOwner
-from .scopes import function_parameters
-from .survey import ClassInfo, Survey
-from .uses import Definition, SlotUses
+from ..analysis.evidence import Evidence, Obj, text
+from ..analysis.fill_contents import Held
+from ..analysis.ownership import SoleOwner
+from ..analysis.passed_to_calls import SERIALIZER_PREFIXES
+from ..analysis.recorded_uses import Definition, SlotUses
+from ..analysis.survey import ClassInfo, Survey
+from ..syntax.container_expressions import Constructor, ContainerType, Member, root_name
+from ..syntax.qualified_names import Names, is_our_runtime
+from ..syntax.scopes import function_parameters
+from .findings import Edit, EditKind, Span
 
 MAP_API = frozenset(
     "get setdefault pop popitem update clear keys values items copy fromkeys default_factory".split()
@@ -323,3 +324,52 @@ def _detaches(value: ast.expr) -> bool:
         else:
             value = value.value
     return False
+
+
+# The edits of a fix the checks above allow: the container's constructor and its annotations.
+
+
+def constructor_edit(constructor: Constructor) -> Union[Edit, str]:
+    """The edit that turns ``constructor`` into the runtime, or why there is none."""
+    node, target = constructor.node, constructor.type.runtime_name
+    if target is None:
+        return f"a {constructor.word} keeps order and duplicates, which WeakIdSet does not"
+    if isinstance(node, (ast.Dict, ast.DictComp, ast.Set, ast.SetComp)):
+        return Edit(EditKind.WRAP, Span.of(node), target)
+    assert isinstance(node, ast.Call)
+    if node.keywords or any(isinstance(argument, ast.Starred) for argument in node.args):
+        return f"`{constructor.word}(...)` is called with keyword or unpacked arguments"
+    displaced = root_name(node.func)
+    if isinstance(node.func, ast.Attribute) and node.func.attr == "fromkeys":
+        return Edit(EditKind.RENAME_CALLEE, Span.of(node), f"{target}.fromkeys", displaced)
+    if constructor.type is ContainerType.DEFAULT_MAP:
+        return Edit(EditKind.DEFAULT_FACTORY, Span.of(node), target, displaced)
+    return Edit(EditKind.RENAME_CALLEE, Span.of(node), target, displaced)
+
+
+#: Generic names in annotations that the fix renames, by the runtime class they become.
+_GENERICS = {
+    "WeakIdMap": {
+        "typing.Dict", "builtins.dict", "typing.DefaultDict", "collections.defaultdict", "typing.OrderedDict",
+        "collections.OrderedDict", "typing.MutableMapping", "collections.abc.MutableMapping",
+    },
+    "WeakIdSet": {"typing.Set", "builtins.set", "typing.MutableSet", "collections.abc.MutableSet"},
+    "StrictWeakIdMap": {"weakref.WeakKeyDictionary", "typing.MutableMapping", "collections.abc.MutableMapping"},
+    "StrictWeakIdSet": {"weakref.WeakSet", "typing.MutableSet", "collections.abc.MutableSet"},
+}
+_WRAPPERS = {"typing.Optional", "typing.Union", "typing.ClassVar", "typing.Final"}
+
+
+def annotation_edits(annotation: ast.expr, target: str, names: Names) -> list[Edit]:
+    """Rename the container type inside an annotation: ``Optional[Dict[K, V]]`` -> ``Optional[WeakIdMap[K, V]]``."""
+    if isinstance(annotation, (ast.Name, ast.Attribute)):
+        renamed = names.qualify(annotation) in _GENERICS[target]
+        return [Edit(EditKind.RENAME_GENERIC, Span.of(annotation), target, root_name(annotation))] if renamed else []
+    if isinstance(annotation, ast.Subscript):
+        if names.qualify(annotation.value) in _WRAPPERS:
+            inner = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+            return [edit for part in inner for edit in annotation_edits(part, target, names)]
+        return annotation_edits(annotation.value, target, names)
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return annotation_edits(annotation.left, target, names) + annotation_edits(annotation.right, target, names)
+    return []

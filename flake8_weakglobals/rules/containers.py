@@ -3,23 +3,115 @@
 The rule family of containers: a module-level or class-level container, or the state of a long-lived
 instance, filled with framework objects owned elsewhere (WG001-WG003), a weak container that compares
 tensors with ``==`` (WG004), an id()-keyed map never emptied (WG005), or a workspace of objects it builds
-itself (WG007, off by default). The codes' documentation is in ``rule_docs.py``; whether the fix is safe
-is ``fix_safety.py``'s call.
+itself (WG007, off by default). The codes' documentation is ``DOCS`` below; whether the fix is safe
+is ``container_fix.py``'s call.
 """
 from __future__ import annotations
 
 import ast
 from typing import Iterator, Optional
 
-from . import rules
-from .containers import ContainerType, Member, annotation_edits, constructor_edit, initial_members
-from .evidence import Evidence, Obj, Value, element_of, project, text
+from ..analysis.evidence import Evidence, Obj, Value, element_of, project, text
+from ..analysis.fill_contents import Held
+from ..analysis.framework_types import compares_by_value
+from ..analysis.recorded_uses import Definition, Fill, SlotUses
+from ..analysis.survey import KeptArgument, Survey
+from ..analysis.uses import id_argument
+from ..syntax.container_expressions import ContainerType, Member, initial_members
+from . import codes
+from .container_fix import FixSafety, annotation_edits, constructor_edit
 from .findings import Edit, EditKind, Evidence as Proof, Finding, Span
-from .fix_safety import FixSafety
-from .held import Held
-from .survey import KeptArgument, Survey
-from .uses import Definition, Fill, SlotUses, id_argument
-from .vocabulary import compares_by_value
+
+#: The rule pages of WG001-WG005 and WG007, one entry per code: ``weakglobals --explain``, the SARIF rule help and
+#: ``docs/rules.md`` all read them (through ``docs.py``). Markdown: an italic one-line definition, then the
+#: same five bullets (why it matters, an example, the fix, what the fix changes at run time, known false
+#: positives), as ruff's rule pages.
+DOCS: dict[str, str] = {
+    "WG001": """\
+*Module-level dict (literal, comprehension, `dict()`, `OrderedDict()`, `defaultdict(...)`, `dict.fromkeys`)
+keyed by modules, parameters or tensors.*
+
+- **Why it matters**: the dict lives as long as the module is imported and holds a strong reference to every
+  key: a module or parameter replaced later (expert-parallel replacement, kernel injection, a fine-tuning
+  head swap) is never freed, and neither is its gradient or optimizer state that hangs off it.
+- **Example**: `module_names = {}` filled by `{module: name for name, module in model.named_modules()}`.
+- **Fix**: `module_names = WeakIdMap()`, `WeakIdMap({module: name for ...})`; `defaultdict(list)` becomes
+  `WeakIdMap(default_factory=list)`, `dict.fromkeys(...)` becomes `WeakIdMap.fromkeys(...)`, and annotations
+  follow (`Dict[nn.Module, str]` becomes `WeakIdMap[nn.Module, str]`).
+- **Fix safety**: entries now disappear when their key is collected, which is the point; everything else the
+  module does with the dict is checked first (see [fix safety](#fix-safety)).
+- **Known false positives**: maps that are meant to keep their keys alive for the life of the process
+  (a registry of models that should never be freed): silence them with `# noqa: WG001`.
+""",
+    "WG002": """\
+*Module-level set, list or deque holding modules, parameters or tensors.*
+
+- **Why it matters**: as WG001, for every element.
+- **Example**: `seen = set()` with `seen.add(param)`; `_models = []` with `_models.append(model)`.
+- **Fix**: sets become `WeakIdSet()`; lists and deques are reported, not rewritten: they keep order and
+  duplicates, which a weak set does not. Hold `weakref.ref`s, or a `WeakIdSet` if order does not matter.
+- **Fix safety**: as WG001.
+- **Known false positives**: work lists emptied after each use (torch's `_sparse_tensors_to_validate`: the
+  tensors are pinned only until validation, or until the next load if a load raises first).
+""",
+    "WG003": """\
+*Class-level container keyed by or holding modules, parameters or tensors* (it lives as long as the class:
+in practice, the process).
+
+- **Why it matters**: as WG001; worse, it is shared by every instance, which is rarely what was meant.
+- **Example**: `class Allocator: cache = defaultdict(dict)` with `Allocator.cache[tensor][shape] = ...`.
+- **Fix**: as WG001 / WG002, for the class attribute and every `cls.X = ...` / `ClassName.X = ...` rebinding.
+- **Fix safety**: as WG001.
+- **Known false positives**: registries meant to keep their objects for the life of the process. Workspaces
+  the class allocates itself (DeepSpeed's `DeepSpeedSelfAttention._qkv_buffers`) are WG007, not WG003.
+""",
+    "WG004": """\
+*`weakref.WeakKeyDictionary` or `weakref.WeakSet` whose keys are tensors or parameters.*
+
+- **Why it matters**: these compare keys with `==` whenever hashes collide, and looking up a key that is in
+  the map always collides with itself: `Tensor.__eq__` returns a tensor and `bool()` of it raises
+  `RuntimeError: Boolean value of Tensor with more than one value is ambiguous` (a one-element tensor
+  "works"; a NaN scalar silently misses). Module keys are fine there (identity `__eq__`) and never reported.
+- **Example**: `grads = weakref.WeakKeyDictionary()` with `grads[tensor] = ...`.
+- **Fix**: `StrictWeakIdMap()` / `StrictWeakIdSet()` (also for instance attributes, where this trap is
+  common): `WeakIdMap` / `WeakIdSet` that keep the weak container's other promises.
+- **Fix safety**: lookups stop raising; membership is by identity, which is what a tensor key means. As
+  before, a key that cannot be weakly referenced raises `TypeError` (`in` says False) and `deepcopy` shares
+  the keys (a module deep-copied for an EMA shadow keeps tracking the caller's tensors). Refused when the
+  container is printed or compared with `==`, which it does as a dict (set) would.
+- **Known false positives**: sets that only ever add each tensor once and iterate (torch's
+  `fake_tensor_tls.non_strict_export_fake_tensor_tracker`): the trap is latent, the first `in` or second
+  `add` of the same tensor raises.
+""",
+    "WG005": """\
+*Long-lived dict keyed by `id(x)` of framework objects, with no removal in the module.*
+
+- **Why it matters**: it pins the values; and CPython reuses addresses at once, so a new object of the same
+  size gets a dead key's id and a stale hit (in 1,000 of 1,000 trials). DeepSpeed's
+  `quantized_weight_registry` (`deepspeed/inference/quantization/layers.py`) is this shape.
+- **Example**: `registry[id(weight)] = quantize(weight)` and `if id(weight) in registry: ...`.
+- **Fix**: only when every use in the module is keyed by `id(expr)` (or needs no key: `len`, `clear`,
+  `values`): the keys become `expr` and the map a `WeakIdMap`. Otherwise it is reported as not fixable.
+- **Fix safety**: entries vanish with their objects and a reused id can no longer hit.
+- **Emptied elsewhere**: a module in the same directory that empties the map (`layers.registry.clear()`,
+  `registry.pop(k)`, `del registry[k]`) counts: DeepSpeed empties `quantized_weight_registry` from
+  `quantization.py`, so it is not reported. Modules further away are not read (see the architecture section).
+- **Known false positives**: maps emptied from a module further away than its own directory (see **Emptied
+  elsewhere**).
+""",
+    "WG007": """\
+*Module- or class-level container of modules or tensors that it allocates itself* (off by default).
+
+- **Why it matters**: usually it does not: the container is the objects' only owner, so nothing outlives
+  its use because of it. It lives for the whole process, which matters when it is large.
+- **Example**: `class DeepSpeedSelfAttention: _qkv_buffers = []` with `_qkv_buffers.append(torch.empty(...))`.
+- **Fix**: none automatic: a weak container would drop the objects at once. Free the workspace when done.
+- **Fix safety**: not applicable; and a WG001–WG005 container that also holds such objects is never
+  rewritten, for the same reason.
+- **Known false positives**: an object built by a local class whose constructor registers it elsewhere
+  (the container is then not its only owner); select WG007 to see such containers at all.
+""",
+}
 
 _CONTAINER_GENERICS = frozenset(
     "Dict dict DefaultDict defaultdict OrderedDict Mapping MutableMapping Set set MutableSet AbstractSet "
@@ -66,7 +158,7 @@ class ContainerJudge:
             scope=uses.slot.where,
             holds=kinds,
             evidence=Proof(line, first.why),
-            message=rules.container_message(code, constructor.word, place, name, kinds, evidence, _keyed_by(held)),
+            message=codes.container_message(code, constructor.word, place, name, kinds, evidence, _keyed_by(held)),
             fix_reason=reason,
             edits=() if reason else tuple(self._edits(uses, containers, code)),
             runtime_names=frozenset() if reason else frozenset({constructor.type.runtime_name}),  # type: ignore[arg-type]
@@ -101,8 +193,8 @@ class ContainerJudge:
             scope="module" if place == "module-level" else "class",
             holds=kinds,
             evidence=Proof(fill.line, first.why),
-            message=rules.container_message(code, word, place, name, kinds, evidence),
-            fix_reason=rules.defined_elsewhere(imported.module, imported.line),
+            message=codes.container_message(code, word, place, name, kinds, evidence),
+            fix_reason=codes.defined_elsewhere(imported.module, imported.line),
         )
 
     def kept_argument(self, kept: KeptArgument) -> Optional[Finding]:
@@ -129,8 +221,8 @@ class ContainerJudge:
             scope="module" if place == "module-level" else "class",
             holds=(found.kind,),
             evidence=Proof(line, found.why),
-            message=rules.container_message(code, keeper.type.value, place, name, (found.kind,), evidence),
-            fix_reason=rules.defined_elsewhere(keeper.module, keeper.line),
+            message=codes.container_message(code, keeper.type.value, place, name, (found.kind,), evidence),
+            fix_reason=codes.defined_elsewhere(keeper.module, keeper.line),
         )
 
     def _rule(

@@ -1,13 +1,13 @@
-"""Expressions that build containers: what they build, what they start with, and how the fix rewrites them."""
+"""Expressions that build containers: what they build and what they start with (how the fix rewrites them is
+``rules/container_fix.py``'s)."""
 from __future__ import annotations
 
 import ast
 import enum
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Optional
 
-from .findings import Edit, EditKind, Span
-from .names import Names
+from .qualified_names import Names
 
 
 class ContainerType(enum.Enum):
@@ -133,54 +133,8 @@ def _members_of(node: ast.expr, container: ContainerType) -> list[Member]:
     return [Member(node.args[0], "iterable")]
 
 
-def constructor_edit(constructor: Constructor) -> Union[Edit, str]:
-    """The edit that turns ``constructor`` into the runtime, or why there is none."""
-    node, target = constructor.node, constructor.type.runtime_name
-    if target is None:
-        return f"a {constructor.word} keeps order and duplicates, which WeakIdSet does not"
-    if isinstance(node, (ast.Dict, ast.DictComp, ast.Set, ast.SetComp)):
-        return Edit(EditKind.WRAP, Span.of(node), target)
-    assert isinstance(node, ast.Call)
-    if node.keywords or any(isinstance(argument, ast.Starred) for argument in node.args):
-        return f"`{constructor.word}(...)` is called with keyword or unpacked arguments"
-    displaced = root_name(node.func)
-    if isinstance(node.func, ast.Attribute) and node.func.attr == "fromkeys":
-        return Edit(EditKind.RENAME_CALLEE, Span.of(node), f"{target}.fromkeys", displaced)
-    if constructor.type is ContainerType.DEFAULT_MAP:
-        return Edit(EditKind.DEFAULT_FACTORY, Span.of(node), target, displaced)
-    return Edit(EditKind.RENAME_CALLEE, Span.of(node), target, displaced)
-
-
 def root_name(expr: ast.expr) -> str:
     """``collections`` for ``collections.OrderedDict``, ``Dict`` for ``Dict``."""
     while isinstance(expr, ast.Attribute):
         expr = expr.value
     return expr.id if isinstance(expr, ast.Name) else ""
-
-
-#: Generic names in annotations that the fix renames, by the runtime class they become.
-_GENERICS = {
-    "WeakIdMap": {
-        "typing.Dict", "builtins.dict", "typing.DefaultDict", "collections.defaultdict", "typing.OrderedDict",
-        "collections.OrderedDict", "typing.MutableMapping", "collections.abc.MutableMapping",
-    },
-    "WeakIdSet": {"typing.Set", "builtins.set", "typing.MutableSet", "collections.abc.MutableSet"},
-    "StrictWeakIdMap": {"weakref.WeakKeyDictionary", "typing.MutableMapping", "collections.abc.MutableMapping"},
-    "StrictWeakIdSet": {"weakref.WeakSet", "typing.MutableSet", "collections.abc.MutableSet"},
-}
-_WRAPPERS = {"typing.Optional", "typing.Union", "typing.ClassVar", "typing.Final"}
-
-
-def annotation_edits(annotation: ast.expr, target: str, names: Names) -> list[Edit]:
-    """Rename the container type inside an annotation: ``Optional[Dict[K, V]]`` -> ``Optional[WeakIdMap[K, V]]``."""
-    if isinstance(annotation, (ast.Name, ast.Attribute)):
-        renamed = names.qualify(annotation) in _GENERICS[target]
-        return [Edit(EditKind.RENAME_GENERIC, Span.of(annotation), target, root_name(annotation))] if renamed else []
-    if isinstance(annotation, ast.Subscript):
-        if names.qualify(annotation.value) in _WRAPPERS:
-            inner = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
-            return [edit for part in inner for edit in annotation_edits(part, target, names)]
-        return annotation_edits(annotation.value, target, names)
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        return annotation_edits(annotation.left, target, names) + annotation_edits(annotation.right, target, names)
-    return []

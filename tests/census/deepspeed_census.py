@@ -12,7 +12,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import deepspeed_scenarios  # noqa: E402
 
-from flake8_weakglobals.census import census  # noqa: E402
+from flake8_weakglobals.census.measure import census  # noqa: E402
 
 MIB = 2**20
 

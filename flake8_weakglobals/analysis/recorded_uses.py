@@ -1,0 +1,48 @@
+"""What the use classification records about one long-lived container: where it is bound, what fills it,
+and every use the rules and the fix's safety check read (``uses.py`` fills these in; the passing of the
+container to calls, ``passed_to_calls.py``, adds its blockers here too).
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..syntax.container_expressions import Constructor, Member
+from .long_lived_places import Slot
+
+
+@dataclass(frozen=True)
+class Definition:
+    target: ast.expr
+    value: Optional[ast.expr]  # None when the binding is not an assignment the analysis can read
+    annotation: Optional[ast.expr]
+    constructor: Optional[Constructor]
+    top_level: bool  # in the module or class body itself, not rebound from inside a function
+
+
+@dataclass(frozen=True)
+class Fill:
+    member: Member  # shape "update" means: pairs for maps, elements for sets and lists
+    line: int
+    how: str
+    id_key: bool = False  # the member is the ``x`` of an ``id(x)`` key
+
+
+@dataclass
+class SlotUses:
+    slot: Slot
+    definitions: list[Definition] = field(default_factory=list)
+    fills: list[Fill] = field(default_factory=list)
+    subscript_reads: list[Fill] = field(default_factory=list)  # fills too, for a defaultdict
+    removals: list[int] = field(default_factory=list)
+    methods: list[tuple[int, str]] = field(default_factory=list)  # every ``X.method`` used, for the runtime check
+    operators: list[int] = field(default_factory=list)  # ``X | Y`` and friends
+    equalities: list[int] = field(default_factory=list)  # ``X == Y``: order-sensitive for an OrderedDict
+    printed: list[int] = field(default_factory=list)  # ``print(X)``, ``f"{X}"``: an OrderedDict prints as one
+    blockers: list[tuple[int, str]] = field(default_factory=list)  # uses the runtime cannot honour
+    id_calls: list[ast.Call] = field(default_factory=list)  # ``id(x)`` keys, unwrapped by the id-keyed fix
+    key_uses: list[tuple[int, str]] = field(default_factory=list)  # uses without ``id()`` that see keys
+    #: ``X.keys()`` / ``.values()`` / ``.items()`` kept or used other than by iterating them at once: a
+    #: ``WeakKeyDictionary``'s are one-shot generators (``next(X.values())``), a dict's are views.
+    views_kept: list[tuple[int, str]] = field(default_factory=list)
