@@ -77,18 +77,27 @@ def installed_package(name: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def readme_blocks() -> list[tuple[str, str]]:
-    """The README's fenced code blocks, as ``(language, text)`` in order."""
-    import re
+def doc_pages() -> list[Path]:
+    """The documentation: the README (the landing page) first, then every page under ``docs/``."""
+    return [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 
-    text = (REPO / "README.md").read_text()
-    return re.findall(r"^```(\w*)\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL)
+
+def page_blocks(page: Path) -> list[tuple[str, str]]:
+    """One page's fenced code blocks, as ``(language, text)`` in order."""
+    return re.findall(r"^```(\w*)\n(.*?)^```", page.read_text(), flags=re.MULTILINE | re.DOTALL)
+
+
+def readme_blocks() -> list[tuple[str, str]]:
+    """The fenced code blocks of the README and of every ``docs/`` page, as ``(language, text)``: the README's
+    in order, then each page's (``doc_pages``)."""
+    return [block for page in doc_pages() for block in page_blocks(page)]
 
 
 def readme_block(starting_with: str) -> str:
-    """The text of the README block that starts with ``starting_with`` (output the README shows)."""
+    """The text of the one block, in the README or a ``docs/`` page, that starts with ``starting_with`` (output
+    the documentation shows)."""
     matches = [text for _, text in readme_blocks() if text.startswith(starting_with)]
-    assert len(matches) == 1, f"README blocks starting with {starting_with!r}: {len(matches)}"
+    assert len(matches) == 1, f"README and docs/ blocks starting with {starting_with!r}: {len(matches)}"
     return matches[0]
 
 

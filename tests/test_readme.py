@@ -1,5 +1,6 @@
-"""The README cannot rot: its set-up commands are what CI runs, every ``console`` block is run here and its
-output compared, every configuration snippet is validated, every benchmark command is smoke-run."""
+"""The README and the pages under ``docs/`` cannot rot: the README's set-up commands are what CI runs, every
+``console`` block of every page is run here and its output compared, every configuration snippet is validated,
+every benchmark command is smoke-run, and every relative link leads to a file and an anchor that exist."""
 from __future__ import annotations
 
 import os
@@ -11,17 +12,19 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, readme_blocks
+from conftest import REPO, doc_pages, page_blocks, readme_blocks
 from flake8_weakglobals.frontends.config import parse_extra_types, settings_from_table
 
 README = (REPO / "README.md").read_text()
-BLOCKS = readme_blocks()
-CONSOLE = [text for language, text in BLOCKS if language == "console"]
+PAGES = doc_pages()  # the README, then docs/*.md
+README_BLOCKS = page_blocks(REPO / "README.md")
+BLOCKS = readme_blocks()  # every page's
+CONSOLE = [(page, text) for page in PAGES for language, text in page_blocks(page) if language == "console"]
 ENVIRONMENT = {**os.environ, "NO_COLOR": "1"}
 
 
 def test_the_readme_starts_with_exactly_two_commands() -> None:
-    (first_language, first), (second_language, second) = BLOCKS[:2]
+    (first_language, first), (second_language, second) = README_BLOCKS[:2]
     assert README.index("```") < README.index("\n## ") and README.split("```")[4].count("\n## ") > 0
     assert first_language == second_language == "bash" and first.count("\n") == second.count("\n") == 1
     assert first.startswith("pip install -e . && flake8 --select WG examples/pinning.py; python -m fixes.apply --diff")
@@ -29,7 +32,7 @@ def test_the_readme_starts_with_exactly_two_commands() -> None:
 
 
 def test_ci_runs_the_readme_test_command() -> None:
-    assert BLOCKS[1][1].strip() in (REPO / ".ci" / "run").read_text().splitlines()
+    assert README_BLOCKS[1][1].strip() in (REPO / ".ci" / "run").read_text().splitlines()
 
 
 def test_every_test_dependency_is_pinned_by_the_constraints_file() -> None:
@@ -59,14 +62,14 @@ def shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_first_command_shows_the_findings_then_the_fix(tmp_path: Path) -> None:
-    demo = BLOCKS[0][1].strip().split(" && ", 1)[1]  # the install itself is what CI's set-up did
+    demo = README_BLOCKS[0][1].strip().split(" && ", 1)[1]  # the install itself is what CI's set-up did
     done = shell(demo, copy_examples(tmp_path))
     assert done.stdout.count(": WG001 module-level dict") == 2
     assert done.stdout.index("WG001") < done.stdout.index("+module_names = WeakIdMap()")
 
 
-@pytest.mark.parametrize("block", CONSOLE, ids=lambda block: block.splitlines()[0][2:42])
-def test_console_blocks_show_what_the_commands_print(block: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("page", "block"), CONSOLE, ids=[f"{page.name}:{block.splitlines()[0][2:42]}" for page, block in CONSOLE])
+def test_console_blocks_show_what_the_commands_print(page: Path, block: str, tmp_path: Path) -> None:
     cwd = copy_examples(tmp_path)
     for command, *expected in (part.split("\n") for part in re.split(r"^\$ ", block, flags=re.MULTILINE)[1:]):
         done = shell(command, cwd)
@@ -77,8 +80,10 @@ def test_console_blocks_show_what_the_commands_print(block: str, tmp_path: Path)
 
 
 def test_pre_commit_snippets_are_valid_configs(tmp_path: Path) -> None:
-    snippets = [text for language, text in BLOCKS if language == "yaml" and text.startswith("repos:")]
-    assert len(snippets) == 3
+    found = {page.relative_to(REPO).as_posix(): [text for language, text in page_blocks(page) if language == "yaml" and text.startswith("repos:")]
+             for page in PAGES}
+    assert {page: len(texts) for page, texts in found.items() if texts} == {"README.md": 1, "docs/pre-commit.md": 3}
+    snippets = [text for texts in found.values() for text in texts]  # the README's first: our two hooks
     for snippet in snippets:
         (tmp_path / ".pre-commit-config.yaml").write_text(snippet)
         done = subprocess.run([sys.executable, "-m", "pre_commit", "validate-config", ".pre-commit-config.yaml"],
@@ -101,9 +106,48 @@ def test_configuration_snippets_are_accepted() -> None:
     assert parse_extra_types(parser["flake8"]["weakglobals-extra-types"].split(","), "README")
 
 
-@pytest.mark.parametrize("script", sorted(set(re.findall(r"`python (benchmarks/\w+\.py)`", README))))
+@pytest.mark.parametrize("script", sorted({script for page in PAGES for script in re.findall(r"`python (benchmarks/\w+\.py)`", page.read_text())}))
 def test_benchmark_commands_run(script: str) -> None:
     quick = [] if script.endswith("deepspeed_release.py") else ["--quick"]
     done = subprocess.run([sys.executable, script, *quick], capture_output=True, text=True, cwd=REPO)
     assert done.returncode == 0, done.stderr
     assert "|---|" in done.stdout
+
+
+def github_anchors(markdown: str) -> set[str]:
+    """The anchors GitHub gives a page's headings (outside code blocks): the text lower-cased, without code
+    marks and punctuation, spaces made hyphens; a repeated heading gets ``-1``, ``-2``, ..."""
+    anchors: set[str] = set()
+    for heading in re.findall(r"^#{1,6} (.+)$", re.sub(r"^```.*?^```", "", markdown, flags=re.M | re.S), flags=re.M):
+        anchor = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        unique, count = anchor, 0
+        while unique in anchors:
+            count += 1
+            unique = f"{anchor}-{count}"
+        anchors.add(unique)
+    return anchors
+
+
+def relative_links(markdown: str) -> list[str]:
+    """Every link target of a page that is not a URL, outside code blocks and code spans."""
+    prose = re.sub(r"`[^`\n]*`", "", re.sub(r"^```.*?^```", "", markdown, flags=re.M | re.S))
+    return [target for target in re.findall(r"\]\(([^)\s]+)\)", prose) if not re.match(r"[a-z]+:", target)]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.relative_to(REPO).as_posix())
+def test_every_relative_link_leads_to_a_file_and_a_heading(page: Path) -> None:
+    root, broken = REPO.resolve(), []
+    for target in relative_links(page.read_text()):
+        path, _, anchor = target.partition("#")
+        linked = (page.parent / path if path else page).resolve()
+        if not linked.exists() or root not in linked.parents:
+            broken.append(f"{target}: no such file in the repository")
+        elif anchor and (linked.suffix != ".md" or anchor not in github_anchors(linked.read_text())):
+            broken.append(f"{target}: no heading #{anchor} in {linked.relative_to(root)}")
+    assert not broken, broken
+
+
+def test_the_readme_links_to_every_docs_page() -> None:
+    linked = {(REPO / target.partition("#")[0]).resolve() for target in relative_links(README)}
+    unlinked = [page.name for page in PAGES[1:] if page.resolve() not in linked]
+    assert not unlinked, unlinked
