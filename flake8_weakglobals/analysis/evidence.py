@@ -7,24 +7,43 @@ from __future__ import annotations
 
 import ast
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Optional, Union
 
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters
-from .framework_types import ITERATION_METHODS, MODULE, Vocabulary
+from .framework_types import ITERATION_METHODS, MODULE, PARAMETER, TENSOR, Vocabulary
 from .survey import ClassInfo, Survey
 
 
 @dataclass(frozen=True)
 class Obj:
     kind: str
+    #: What shows it, in words, without a line number: ``built by `torch.randn(...)` ``. Messages cite it
+    #: as ``{why} at line {line}``, so the line is always the one the words describe.
     why: str
+    #: The line of what shows it (the constructor call, the parameter, the annotation, the iteration);
+    #: 0 when only the fill itself shows it.
+    line: int = 0
     #: Built right here by a constructor or a tensor factory: the container that keeps it is its only owner,
     #: so nothing outlives its use because of the container (a workspace, a test's fixtures), and a weak
     #: container would drop it at once.
     owned: bool = False
+    #: Held by the module's own namespace for the life of the module: bound at import to a module-level name
+    #: that nothing rebinds (``X = torch.randn(4)``), or computed at import from such objects (``X[0]``,
+    #: ``X.t()``, ``X + 1``, ``torch.cat([X, X])``). A container of them pins nothing the module does not
+    #: keep anyway: a test module's table of its own tensors is no leak.
+    module_held: bool = False
+
+    @property
+    def foreign(self) -> bool:
+        """Owned by someone else: what a long-lived container of it keeps alive past its owner's use."""
+        return not self.owned and not self.module_held
+
+    def cited(self, fallback_line: int) -> str:
+        """``built by `torch.randn(...)` at line 5``: the words with the line they describe."""
+        return f"{self.why} at line {self.line or fallback_line}"
 
 
 @dataclass(frozen=True)
@@ -60,12 +79,21 @@ def element_of(value: Value) -> Value:
 
 def disowned(value: Value) -> Value:
     """An object built and bound to a variable is no temporary: the variable owns it while it is used."""
+    return _marked(value, lambda obj: replace(obj, owned=False) if obj.owned else obj)
+
+
+def held_by_module(value: Value) -> Value:
+    """What a module-level name bound at import holds: the module keeps it for its whole life."""
+    return _marked(value, lambda obj: replace(obj, owned=False, module_held=True))
+
+
+def _marked(value: Value, mark: Callable[[Obj], Obj]) -> Value:
     if isinstance(value, Obj):
-        return Obj(value.kind, value.why) if value.owned else value
+        return mark(value)
     if isinstance(value, Seq):
-        return Seq(disowned(value.element))
+        return Seq(_marked(value.element, mark))
     if isinstance(value, Tup):
-        return Tup(tuple(disowned(item) for item in value.items))
+        return Tup(tuple(_marked(item, mark) for item in value.items))
     return value
 
 
@@ -86,7 +114,8 @@ def same(values: Iterable[Value]) -> Value:
     if all(value == first for value in values):
         return first
     if all(isinstance(value, Obj) and value.kind == first.kind for value in values):  # type: ignore[union-attr]
-        return next((value for value in values if not value.owned), first)  # type: ignore[union-attr]
+        # one object owned elsewhere is enough for a pin; else one the container builds (a workspace)
+        return next((v for v in values if v.foreign), next((v for v in values if v.owned), first))  # type: ignore[union-attr]
     return None
 
 
@@ -96,6 +125,7 @@ def text(node: ast.AST, limit: int = 60) -> str:
     return written if len(written) <= limit else written[: limit - 3] + "..."
 
 
+_TENSOR_KINDS = frozenset({TENSOR, PARAMETER})
 _TYPING_SEQUENCES = {
     "List", "Sequence", "MutableSequence", "Iterable", "Iterator", "Collection", "Set", "FrozenSet",
     "AbstractSet", "MutableSet", "Deque", "Generator", "list", "set", "frozenset", "deque",
@@ -161,9 +191,11 @@ class Evidence:
         if isinstance(expr, ast.Subscript):
             base = self.of(expr.value)
             index = expr.slice
-            if isinstance(index, ast.Constant) and isinstance(index.value, int):
+            if isinstance(index, ast.Constant) and isinstance(index.value, int) and not isinstance(base, Obj):
                 return project(base, (index.value,)) if isinstance(base, Tup) else element_of(base)
-            return element_of(base) if isinstance(base, Seq) else None
+            if isinstance(base, Seq):
+                return element_of(base)
+            return self._derived([base], expr)  # ``X[0]``, ``X[1:]``: a view of the tensor
         if isinstance(expr, ast.Tuple):
             if any(isinstance(element, ast.Starred) for element in expr.elts):
                 return None
@@ -176,9 +208,24 @@ class Evidence:
             return same((self.of(expr.body), self.of(expr.orelse)))
         if isinstance(expr, ast.NamedExpr):
             return self.of(expr.value)
+        if isinstance(expr, ast.BinOp):
+            return self._derived([self.of(expr.left), self.of(expr.right)], expr)
+        if isinstance(expr, ast.UnaryOp):
+            return self._derived([self.of(expr.operand)], expr)
         if isinstance(expr, ast.Attribute):
-            return self._of_self_attribute(expr)
+            found = self._of_self_attribute(expr)
+            return found if found is not None else self._derived([self.of(expr.value)], expr)  # ``X.T``, ``X.data``
         return None
+
+    def _derived(self, operands: list[Value], node: ast.expr) -> Value:
+        """A tensor computed from tensors of the module's own or of the container's own (a view, ``.to()``,
+        arithmetic, ``torch.cat``): theirs too. Computed from a tensor owned elsewhere, it stays unknown."""
+        objects = [element_of(value) if isinstance(value, Seq) else value for value in operands]
+        found = [value for value in objects if isinstance(value, Obj)]
+        if not found or any(obj.foreign or obj.kind not in _TENSOR_KINDS for obj in found):
+            return None
+        module_held = any(obj.module_held for obj in found)
+        return Obj(TENSOR, f"computed as `{text(node)}`", node.lineno, owned=not module_held, module_held=module_held)
 
     def _of_self_attribute(self, attribute: ast.Attribute) -> Value:
         """``self.module`` in a method: what the class's methods assign to it (``self.module = module``,
@@ -196,13 +243,13 @@ class Evidence:
             self._active.discard(key)
         found = same(values) if values else None
         if isinstance(found, Obj):
-            return Obj(found.kind, f"`self.{attribute.attr}` is assigned {found.why}")
+            return Obj(found.kind, f"`self.{attribute.attr}` is assigned {found.why}", found.line)
         if found is None:
             for info in self.survey.lineage(owner):
                 for method in (m for m in info.methods.values() if m not in self.survey.unbound_methods):
                     used = _module_method_called(method, lambda receiver: _is_self_attribute(receiver, method, attribute.attr), self._mentions)
                     if used:
-                        return Obj(MODULE, f"`self.{attribute.attr}.{used}()` is called at line {method.lineno}")
+                        return Obj(MODULE, f"`self.{attribute.attr}.{used[0]}()` is called", used[1])
         return disowned(found)
 
     def _bound_owner(self, attribute: ast.Attribute) -> Optional[ClassInfo]:
@@ -233,6 +280,8 @@ class Evidence:
             found = same(self._of_binding(scope, binding) for binding in bindings)
         finally:
             self._active.discard(key)
+        if found is not None and scope is self.scopes.module and name.id not in self.survey.global_names:
+            return held_by_module(found)  # bound at import and never replaced: the module keeps it for good
         return found if found is not None else self._narrowed(name, scope)
 
     def _narrowed(self, name: ast.Name, scope: ast.AST) -> Value:
@@ -247,7 +296,7 @@ class Evidence:
                 for test in _conjuncts(guard):
                     kind = self._isinstance_kind(test, name.id)
                     if kind is not None:
-                        return Obj(kind, f"narrowed by `{text(test)}` at line {test.lineno}")
+                        return Obj(kind, f"narrowed by `{text(test)}`", test.lineno)
             if current is scope:
                 return None
             child, current = current, self.scopes.parent(current)
@@ -280,14 +329,16 @@ class Evidence:
         if isinstance(function, ast.Attribute) and function.attr in ITERATION_METHODS:
             kind, named = ITERATION_METHODS[function.attr]
             receiver = self.of(function.value)  # ``nn.Linear(2, 2).parameters()``: owned with their model
-            found = Obj(kind, f"from `{text(call)}`", owned=isinstance(receiver, Obj) and receiver.owned)
+            owned, held = (receiver.owned, receiver.module_held) if isinstance(receiver, Obj) else (False, False)
+            found = Obj(kind, f"from `{text(call)}`", call.lineno, owned=owned, module_held=held)
             return Seq(Tup((None, found)) if named else found)
         local = self._local_class(function)
         if local is not None:
-            return Obj(local.kind, f"built by `{text(function)}(...)`", owned=True) if local.kind else None
+            return Obj(local.kind, f"built by `{text(function)}(...)`", call.lineno, owned=True) if local.kind else None
         qualified = self.names.qualify(function)
         if qualified is None:
-            return None
+            # ``X.float()``, ``X.view(-1)``: a method of a tensor of the module's own is its tensor too
+            return self._derived([self.of(function.value)], call) if isinstance(function, ast.Attribute) else None
         arguments = [argument for argument in call.args if not isinstance(argument, ast.Starred)]
         builtin = qualified[len("builtins.") :] if qualified.startswith("builtins.") else None
         if builtin == "enumerate" and arguments:
@@ -300,12 +351,16 @@ class Evidence:
             return element_of(self.of(arguments[0]))
         kind = self.vocabulary.kind_of_call(qualified)
         if kind is not None:
-            return Obj(kind, f"built by `{text(function)}(...)`", owned=True)
+            return Obj(kind, f"built by `{text(function)}(...)`", call.lineno, owned=True)
+        if qualified.startswith("torch."):  # ``torch.softmax(X)`` of a tensor of the module's own
+            derived = self._derived([self.of(argument) for argument in arguments], call)
+            if derived is not None:
+                return derived
         built = self.survey.imported.class_kind(qualified)
         if built is not None:
-            return Obj(built.kind, f"built by `{text(function)}(...)`; {built.why}", owned=True)
+            return Obj(built.kind, f"built by `{text(function)}(...)`; {built.why}", call.lineno, owned=True)
         returned = self.survey.imported.returned_kind(qualified)
-        return Obj(returned.kind, f"from `{text(call)}`; {returned.why}") if returned is not None else None
+        return Obj(returned.kind, f"from `{text(call)}`; {returned.why}", call.lineno) if returned is not None else None
 
     # --- types -------------------------------------------------------------------------------------
 
@@ -320,7 +375,7 @@ class Evidence:
                 return None
         if isinstance(annotation, (ast.Name, ast.Attribute)):
             kind = self.kind_of_type(annotation)
-            return Obj(kind, f"annotated `{text(annotation)}`") if kind else None
+            return Obj(kind, f"annotated `{text(annotation)}`", getattr(annotation, "lineno", 0)) if kind else None
         if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
             return self._either(annotation.left, annotation.right)
         if not isinstance(annotation, ast.Subscript):
@@ -367,21 +422,21 @@ class Evidence:
     def _of_parameter(self, function: FunctionNode | ast.Lambda, parameter: ast.arg) -> Value:
         annotated = self.of_annotation(parameter.annotation)
         if annotated is not None:
-            return Obj(annotated.kind, f"parameter `{parameter.arg}: {text(parameter.annotation)}`") if isinstance(
+            return Obj(annotated.kind, f"parameter `{parameter.arg}: {text(parameter.annotation)}`", parameter.lineno) if isinstance(
                 annotated, Obj
             ) else annotated
         position = function_parameters(function).index(parameter)
         owner = self.survey.method_owner.get(function)
         if owner is not None and position == 0 and owner.kind and function not in self.survey.unbound_methods:
-            return Obj(owner.kind, f"`{parameter.arg}` is a `{owner.name}`, a subclass of `{owner.framework_base}`")
+            return Obj(owner.kind, f"`{parameter.arg}` is a `{owner.name}`, a subclass of `{owner.framework_base}`", parameter.lineno)
         hook = self.hooks.get(function)
         if hook is not None and position == hook.position:
-            return Obj(hook.kind, f"`{parameter.arg}` of a hook registered with `{hook.registrar}` at line {hook.line}")
+            return Obj(hook.kind, f"`{parameter.arg}` of a hook registered with `{hook.registrar}`", hook.line)
         called = self.from_call_sites(function, parameter, position)
         if called is not None or isinstance(function, ast.Lambda):
             return called
         used = _module_method_called(function, lambda receiver: isinstance(receiver, ast.Name) and receiver.id == parameter.arg, self._mentions)
-        return Obj(MODULE, f"`{parameter.arg}.{used}()` is called") if used else None
+        return Obj(MODULE, f"`{parameter.arg}.{used[0]}()` is called", used[1]) if used else None
 
     def from_call_sites(self, function: FunctionNode | ast.Lambda, parameter: ast.arg, position: int) -> Value:
         """``_warn_once(self)`` from a module's ``forward``: a module-level function's parameter is what
@@ -397,7 +452,8 @@ class Evidence:
                 argument = argument_at(call, parameter.arg, position)
                 found = self.of(argument) if argument is not None else None
                 if isinstance(found, Obj):
-                    return Obj(found.kind, f"`{text(argument)}` passed at line {call.lineno}: {found.why}")  # type: ignore[arg-type]
+                    why = f"{found.cited(call.lineno)}, passed as `{parameter.arg}`"
+                    return Obj(found.kind, why, call.lineno)
         finally:
             self._active.discard(key)
         return None
@@ -410,13 +466,16 @@ _MODULE_ONLY_METHODS = frozenset(
 )
 
 
-def _module_method_called(function: FunctionNode, is_receiver: Callable[[ast.expr], bool], mentions: Mentions) -> Optional[str]:
+def _module_method_called(
+    function: FunctionNode, is_receiver: Callable[[ast.expr], bool], mentions: Mentions
+) -> Optional[tuple[str, int]]:
+    """The first module-only method called on the receiver in ``function``, and the line of that call."""
     if not Mentions.within(mentions.words(_MODULE_ONLY_METHODS), function):
         return None  # the text never names one of them: no walk
     for node in ast.walk(function):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MODULE_ONLY_METHODS:
             if is_receiver(node.func.value):
-                return node.func.attr
+                return node.func.attr, node.lineno
     return None
 
 

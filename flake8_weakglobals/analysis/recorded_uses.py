@@ -27,6 +27,9 @@ class Fill:
     line: int
     how: str
     id_key: bool = False  # the member is the ``x`` of an ``id(x)`` key
+    #: Run at import, in the module's or a class's own body: what it puts there is the module's own table
+    #: (a test module's parameters), not something a later caller hands over.
+    at_import: bool = False
 
 
 @dataclass

@@ -105,6 +105,9 @@ class Survey:
     imported_containers: dict[str, ImportedContainer] = field(default_factory=dict)
     container_aliases: set[str] = field(default_factory=set)  # those of them bound here by an alias
     kept_arguments: list[KeptArgument] = field(default_factory=list)
+    #: Names some function declares ``global``: a module-level binding of one of them may be replaced later,
+    #: so what it held at import is not the module's for good
+    global_names: set[str] = field(default_factory=set)
     imported: Imported = NOWHERE
 
     @property
@@ -218,6 +221,7 @@ def _visit(
             _visit_function(survey, pending, statement, owner if function is None else None, at_module, prefix)  # type: ignore[arg-type]
         elif kind is ast.Global and declared_global is not None:
             declared_global.update(statement.names)  # type: ignore[attr-defined]
+            survey.global_names.update(statement.names)  # type: ignore[attr-defined]
         elif kind in COMPOUND:
             if in_function and (kind is ast.For or kind is ast.AsyncFor) and type(statement.iter) is ast.Call:  # type: ignore[attr-defined]
                 method = statement.iter.func  # type: ignore[attr-defined]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from ..syntax.container_expressions import ContainerType, Member, classify, initial_members
@@ -94,7 +94,11 @@ class UseClassifier:
     def add(self, reference: ast.expr) -> None:
         slot = self.slots.resolve(reference)
         if slot is not None:
-            self._classify(reference, self.uses.setdefault(slot, SlotUses(slot)))
+            uses = self.uses.setdefault(slot, SlotUses(slot))
+            before = len(uses.fills)
+            self._classify(reference, uses)
+            if len(uses.fills) > before and isinstance(next(self.scopes.chain(reference)), (ast.Module, ast.ClassDef)):
+                uses.fills[before:] = [replace(fill, at_import=True) for fill in uses.fills[before:]]
 
     # --- classification ----------------------------------------------------------------------------
 

@@ -61,7 +61,7 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
     bound = owner is not None and function not in survey.unbound_methods
     found: Optional[Obj] = None
     if bound and owner is not None and owner.kind:
-        found = Obj(owner.kind, f"`self` is a `{owner.name}`, a subclass of `{owner.framework_base}`")
+        found = Obj(owner.kind, f"`self` is a `{owner.name}`, a subclass of `{owner.framework_base}`", function.lineno)
     receives_self_or_cls = bound or function in survey.class_methods
     skipped = 1 if receives_self_or_cls else 0
     for position, parameter in enumerate(function_parameters(function)[skipped:], start=skipped):
@@ -70,7 +70,7 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
         value = evidence.of_annotation(parameter.annotation)
         obj = value if isinstance(value, Obj) else object_in_tuple(value)  # a tuple of tensors is hashable
         if obj is not None:
-            found = Obj(obj.kind, f"parameter `{parameter.arg}: {text(parameter.annotation)}`")  # type: ignore[arg-type]
+            found = Obj(obj.kind, f"parameter `{parameter.arg}: {text(parameter.annotation)}`", parameter.lineno)  # type: ignore[arg-type]
         elif parameter.annotation is None and owner is None:
             called = evidence.from_call_sites(function, parameter, position)
             found = called if isinstance(called, Obj) else None
@@ -88,8 +88,8 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
         kind=decorator,
         scope="function",
         holds=(found.kind,),
-        evidence=Proof(function.lineno, found.why),
-        message=codes.cache_message(decorator, name, (found.kind,), f"({found.why} at line {function.lineno})"),
+        evidence=Proof(found.line or function.lineno, found.why),
+        message=codes.cache_message(decorator, name, (found.kind,), f"({found.cited(function.lineno)})"),
         fix_reason=fix.reason,
         edits=fix.edits,
         runtime_names=fix.runtime_names,
@@ -102,11 +102,11 @@ def judge_kept_by_cache(kept: KeptArgument, evidence: Evidence) -> Optional[Find
     definition cannot see who calls it, and its fix belongs there."""
     keeper = kept.keeper
     found = evidence.of(kept.argument)
-    if keeper.type is not None or not isinstance(found, Obj) or found.owned:
+    if keeper.type is not None or not isinstance(found, Obj) or not found.foreign:
         return None
     line = kept.call.lineno
     name = f"{keeper.module}.{keeper.container}"
-    where = f"({found.why}, passed to `{text(kept.call.func)}` at line {line}; defined at `{keeper.module}` line {keeper.line})"
+    where = f"({found.cited(line)}, passed to `{text(kept.call.func)}` at line {line}; defined at `{keeper.module}` line {keeper.line})"
     return Finding(
         code="WG006",
         line=line,
@@ -115,7 +115,7 @@ def judge_kept_by_cache(kept: KeptArgument, evidence: Evidence) -> Optional[Find
         kind=keeper.decorator,
         scope="function",
         holds=(found.kind,),
-        evidence=Proof(line, found.why),
+        evidence=Proof(found.line or line, found.why),
         message=codes.cache_message(keeper.decorator, name, (found.kind,), where),
         fix_reason=codes.defined_elsewhere(keeper.module, keeper.line),
     )

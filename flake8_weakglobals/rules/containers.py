@@ -14,6 +14,7 @@ from typing import Iterator, Optional
 from ..analysis.evidence import Evidence, Obj, Value, element_of, project, text
 from ..analysis.fill_contents import Held
 from ..analysis.framework_types import compares_by_value
+from ..analysis.long_lived_places import Slot
 from ..analysis.recorded_uses import Definition, Fill, SlotUses
 from ..analysis.survey import KeptArgument, Survey
 from ..analysis.uses import id_argument
@@ -148,7 +149,7 @@ class ContainerJudge:
         primary = _primary(uses, containers)
         place = {"module": "module-level", "class": "class-level", "instance": "module-level instance's"}[uses.slot.where]
         name = self._display(uses)
-        evidence = f"({first.why} at line {line})"
+        evidence = f"({first.cited(line)})"
         return Finding(
             code=code,
             line=primary.target.lineno,
@@ -157,7 +158,7 @@ class ContainerJudge:
             kind=constructor.word,
             scope=uses.slot.where,
             holds=kinds,
-            evidence=Proof(line, first.why),
+            evidence=Proof(first.line or line, first.why),
             message=codes.container_message(code, constructor.word, place, name, kinds, evidence, _keyed_by(held)),
             fix_reason=reason,
             edits=() if reason else tuple(self._edits(uses, containers, code)),
@@ -174,7 +175,7 @@ class ContainerJudge:
         if imported is None or (uses.definitions and key not in self.survey.container_aliases):
             return None
         held = [Held(fill, self._value(fill, imported.type.keyed)) for fill in uses.fills]
-        foreign = [(h.fill, found) for h in held if not h.fill.id_key and (found := h.object or h.in_tuple) and not found.owned]
+        foreign = [(h.fill, found) for h in held if not h.fill.id_key and (found := h.object or h.in_tuple) and found.foreign]
         if not foreign:
             return None
         fill, first = min(foreign, key=lambda pair: pair[0].line)
@@ -183,7 +184,7 @@ class ContainerJudge:
         name = f"{imported.module}.{imported.name}"
         alias = f", here `{key}`" if key in self.survey.container_aliases else ""
         word = imported.type.value
-        evidence = f"({first.why} at line {fill.line}; defined at `{imported.module}` line {imported.line}{alias})"
+        evidence = f"({first.cited(fill.line)}; defined at `{imported.module}` line {imported.line}{alias})"
         return Finding(
             code=code,
             line=fill.line,
@@ -192,7 +193,7 @@ class ContainerJudge:
             kind=word,
             scope="module" if place == "module-level" else "class",
             holds=kinds,
-            evidence=Proof(fill.line, first.why),
+            evidence=Proof(first.line or fill.line, first.why),
             message=codes.container_message(code, word, place, name, kinds, evidence),
             fix_reason=codes.defined_elsewhere(imported.module, imported.line),
         )
@@ -203,13 +204,13 @@ class ContainerJudge:
         ``# noqa`` belongs; the definition's module cannot see who calls it."""
         keeper = kept.keeper
         found = self.evidence.of(kept.argument)
-        if keeper.type is None or not isinstance(found, Obj) or found.owned:
+        if keeper.type is None or not isinstance(found, Obj) or not found.foreign:
             return None
         place, code = _held_elsewhere(keeper.container, keeper.type)
         name = f"{keeper.module}.{keeper.container}"
         line = kept.call.lineno
         evidence = (
-            f"({found.why}, passed to `{text(kept.call.func)}` at line {line}, which keeps it; "
+            f"({found.cited(line)}, passed to `{text(kept.call.func)}` at line {line}, which keeps it; "
             f"defined at `{keeper.module}` line {keeper.line})"
         )
         return Finding(
@@ -220,7 +221,7 @@ class ContainerJudge:
             kind=keeper.type.value,
             scope="module" if place == "module-level" else "class",
             holds=(found.kind,),
-            evidence=Proof(line, found.why),
+            evidence=Proof(found.line or line, found.why),
             message=codes.container_message(code, keeper.type.value, place, name, (found.kind,), evidence),
             fix_reason=codes.defined_elsewhere(keeper.module, keeper.line),
         )
@@ -229,22 +230,27 @@ class ContainerJudge:
         self, uses: SlotUses, container: ContainerType, held: list[Held]
     ) -> Optional[tuple[str, list[tuple[int, Obj]]]]:
         """Which code applies, with the ``(fill line, object)`` evidence for it; None when none does."""
-        direct = [(h.fill.line, found) for h in held if not h.fill.id_key and (found := h.object or h.in_tuple)]
-        direct += self._annotated(uses.definitions)
+        direct = [(h.fill.line, found, h.fill.at_import) for h in held if not h.fill.id_key and (found := h.object or h.in_tuple)]
+        if not self._rebound_by_every_instance(uses.slot):  # else the annotation describes the instances' own
+            direct += [(line, found, False) for line, found in self._annotated(uses.definitions)]
         if self._annotation_contradicts(uses.definitions):
             direct = []  # ``Set[Type[nn.Module]]`` holds classes, whatever a filling function's parameter says
         if container in (ContainerType.WEAK_MAP, ContainerType.WEAK_SET):  # a trap whatever its lifetime
-            broken = [(line, found) for line, found in direct if compares_by_value(found.kind)]
+            broken = [(line, found) for line, found, _ in direct if compares_by_value(found.kind)]
             return ("WG004", broken) if broken else None
         if uses.slot.where == "instance" and not self.survey.holders(uses.slot.owner):
             return None  # an ordinary instance attribute dies with its instance
-        foreign = [(line, found) for line, found in direct if not found.owned]
+        foreign = [(line, found) for line, found, _ in direct if found.foreign]
         if foreign:
             code = "WG003" if uses.slot.where == "class" else ("WG001" if container.keyed else "WG002")
             return code, foreign
-        if direct:
-            return "WG007", direct  # it holds only what it builds itself: a workspace, not a pin
-        by_id = [(h.fill.line, h.object) for h in held if h.fill.id_key and h.object]
+        # It holds only what it builds itself. Filled while the program runs, that is a workspace; filled at
+        # import (a test module's table of parameters), or with what the module keeps anyway, it is the
+        # module's own data: no finding at all.
+        workspace = [(line, found) for line, found, at_import in direct if found.owned and not at_import]
+        if workspace:
+            return "WG007", workspace
+        by_id = [(h.fill.line, h.object) for h in held if h.fill.id_key and h.object and not h.object.module_held]
         never_emptied = not uses.removals and all(d.top_level for d in uses.definitions if d.constructor)
         if never_emptied and by_id and uses.slot.where == "module":
             never_emptied = self.survey.imported.emptied_elsewhere(uses.slot.name) is None
@@ -259,9 +265,9 @@ class ContainerJudge:
             for member in initial_members(definition.constructor):
                 inner = id_argument(member.expr, self.survey.names)
                 if inner is not None:
-                    yield Fill(Member(inner, member.shape, member.value), definition.target.lineno, "definition", True)
+                    yield Fill(Member(inner, member.shape, member.value), definition.target.lineno, "definition", True, definition.top_level)
                 else:
-                    yield Fill(member, definition.target.lineno, "definition")
+                    yield Fill(member, definition.target.lineno, "definition", at_import=definition.top_level)
         if any(d.constructor and d.constructor.type is ContainerType.DEFAULT_MAP for d in containers):
             yield from uses.subscript_reads
 
@@ -276,13 +282,20 @@ class ContainerJudge:
             return project(element_of(value), (0,))
         return value
 
+    def _rebound_by_every_instance(self, slot: Slot) -> bool:
+        """``layers: List[nn.Module] = []`` on the class, and ``self.layers = []`` in a method: each instance
+        gets a list of its own, and the class-level one is never filled through ``self``."""
+        info = self.survey.classes.get(slot.owner) if slot.where == "class" else None
+        return info is not None and slot.name in info.self_attributes
+
     def _annotated(self, definitions: list[Definition]) -> list[tuple[int, Obj]]:
         """Keys or elements named by the container's own annotation: ``Dict[nn.Module, str]``."""
         found = []
         for definition in definitions:
             value = self._annotated_member(definition.annotation)
             if isinstance(value, Obj):
-                found.append((definition.target.lineno, Obj(value.kind, f"annotated `{text(definition.annotation)}`")))  # type: ignore[arg-type]
+                annotation = definition.annotation
+                found.append((definition.target.lineno, Obj(value.kind, f"annotated `{text(annotation)}`", annotation.lineno)))  # type: ignore[arg-type,union-attr]
         return found
 
     def _annotated_member(self, annotation: Optional[ast.expr]) -> Value:
