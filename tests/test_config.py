@@ -53,6 +53,9 @@ BAD = {
     "runtime is an integer": ("[tool.weakglobals]\nruntime = 1\n", "[tool.weakglobals] runtime must be one of 'vendor', 'import', not an integer"),
     "runtime is an array": ('[tool.weakglobals]\nruntime = ["vendor"]\n', "[tool.weakglobals] runtime must be one of 'vendor', 'import', not an array"),
     "runtime is unknown": ('[tool.weakglobals]\nruntime = "vendored"\n', "[tool.weakglobals] runtime must be one of 'vendor', 'import', not 'vendored'"),
+    "select is empty": ("[tool.weakglobals]\nselect = []\n",
+                        "[tool.weakglobals] select is empty, which would select no code: remove it for the default codes"),
+    "extend-select is not a WG code": ('[tool.weakglobals]\nextend-select = ["B019"]\n', "[tool.weakglobals] extend-select: 'B019' is not a WG code or prefix"),
     "select is not a WG code": ('[tool.weakglobals]\nselect = ["E501"]\n', "[tool.weakglobals] select: 'E501' is not a WG code or prefix"),
     "an unknown key": ("[tool.weakglobals]\ncolour = true\n", "[tool.weakglobals] has unknown key 'colour'"),
     "not TOML": ("[tool.weakglobals\n", "cannot read: "),
@@ -107,7 +110,7 @@ _SCALARS = st.one_of(
 ANY = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3), max_leaves=6)
 #: Values each key accepts; anything else drawn for a key must be refused when its shape is wrong.
 GOOD: dict[str, list[Any]] = {
-    "select": [["WG001"], ["WG"], []], "ignore": [["WG006"], []], "exclude": [["generated/*"], []],
+    "select": [["WG001"], ["WG"]], "extend-select": [["WG007"], []], "ignore": [["WG006"], []], "exclude": [["generated/*"], []],
     "extend-exclude": [["*_pb2.py", "./scratch.py"]], "extra-types": [["mylib.graph.Node"], []], "runtime": ["vendor", "import"],
 }
 _KEY = st.sampled_from([*KEYS, "colour"])
@@ -136,6 +139,8 @@ def expected(document: dict[str, Any]) -> str:
                 return "refused"
         elif not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             return "refused"
+        if key == "select" and value == []:
+            return "refused"  # it would select no code: a one-line error, never silently the defaults
         if value not in GOOD[key]:
             verdict = "either"
     return verdict

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import LINT_FIXTURES, expected_findings, installed_package
 
 REPORT = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>WG\d{3}) (?P<message>.+)$")
@@ -23,25 +25,45 @@ def reports(output: str) -> list[re.Match[str]]:
 
 
 def test_flake8_reports_every_fixture_expectation() -> None:
-    fixtures = sorted(LINT_FIXTURES.glob("WG*.py"))
-    done = flake8(*map(str, fixtures))
+    fixtures = sorted(LINT_FIXTURES.glob("*.py"))
+    done = flake8("--extend-select", "WG007", *map(str, fixtures))  # the fixtures expect the opt-in code too
     assert done.returncode == 1, done.stderr
     found = {(Path(m["path"]).name, int(m["line"]), m["code"]) for m in reports(done.stdout)}
     expected = {(fixture.name, line, code) for fixture in fixtures for line, code in expected_findings(fixture)}
     assert found == expected
 
 
-def test_workspaces_wg007_are_off_by_default_in_flake8_and_weakglobals() -> None:
-    """Off unless a selected prefix names it: flake8's rule, which ``weakglobals`` follows too."""
+OPT_IN_SELECTIONS = [
+    ((), {"WG001"}),
+    (("--select", "WG"), {"WG001"}),  # a prefix never turns an opt-in code on
+    (("--select", "WG00"), {"WG001"}),
+    (("--select", "WG007"), {"WG007"}),
+    (("--extend-select", "WG007"), {"WG001", "WG007"}),
+    (("--select", "WG", "--extend-select", "WG007"), {"WG001", "WG007"}),
+]
+
+
+@pytest.mark.parametrize("arguments, codes", OPT_IN_SELECTIONS, ids=lambda value: " ".join(value) if isinstance(value, tuple) else "")
+def test_opt_in_wg007_is_reported_only_when_asked_for_by_its_full_code(arguments: tuple[str, ...], codes: set[str]) -> None:
+    """As ruff's opt-in rules: ``--select WG`` (the README's selection) means the default codes, in flake8
+    and ``weakglobals`` alike; WG007 needs its full code in ``--select`` or ``--extend-select``."""
     fixture = str(LINT_FIXTURES / "WG007.py")
-    by_default = subprocess.run([sys.executable, "-m", "flake8", "--isolated", fixture], capture_output=True, text=True)
-    assert {m["code"] for m in reports(by_default.stdout)} == {"WG001"}
-    assert {m["code"] for m in reports(flake8(fixture).stdout)} == {"WG001", "WG007"}  # --select WG names it
-    standalone = subprocess.run(["weakglobals", fixture], capture_output=True, text=True)
-    assert {m["code"] for m in reports(standalone.stdout)} == {"WG001"}
-    selected = subprocess.run(["weakglobals", "--select", "WG007", fixture], capture_output=True, text=True)
-    assert {m["code"] for m in reports(selected.stdout)} == {"WG007"}
-    assert "list `buffers` holds tensors it allocates itself (built by `torch.empty(...)` at line 7)" in selected.stdout
+    in_flake8 = subprocess.run([sys.executable, "-m", "flake8", "--isolated", *arguments, fixture], capture_output=True, text=True)
+    assert {m["code"] for m in reports(in_flake8.stdout)} == codes, in_flake8.stderr
+    standalone = subprocess.run(["weakglobals", "--isolated", *arguments, fixture], capture_output=True, text=True)
+    assert {m["code"] for m in reports(standalone.stdout)} == codes, standalone.stderr
+
+
+def test_opt_in_codes_from_configuration_files(tmp_path: Path) -> None:
+    module = tmp_path / "pool.py"
+    module.write_text((LINT_FIXTURES / "WG007.py").read_text())
+    (tmp_path / "setup.cfg").write_text("[flake8]\nselect = WG\nextend-select = WG007\n")
+    (tmp_path / "pyproject.toml").write_text('[tool.weakglobals]\nselect = ["WG"]\nextend-select = ["WG007"]\n')
+    in_flake8 = subprocess.run([sys.executable, "-m", "flake8", "pool.py"], capture_output=True, text=True, cwd=tmp_path)
+    standalone = subprocess.run(["weakglobals", "pool.py"], capture_output=True, text=True, cwd=tmp_path)
+    for done in (in_flake8, standalone):
+        assert {m["code"] for m in reports(done.stdout)} == {"WG001", "WG007"}, done.stderr
+    assert "list `pool` holds tensors it allocates itself (built by `torch.empty(...)` at line 15)" in standalone.stdout
 
 
 def test_deepspeed_0196_debug_maps_are_reported_with_clear_messages() -> None:

@@ -54,20 +54,29 @@ def parse_codes(values: Iterable[str], where: str) -> frozenset[str]:
     return frozenset(codes)
 
 
+def opted_in(selectors: Iterable[str]) -> frozenset[str]:
+    """The opt-in codes (``WG007``) that ``selectors`` name by their full code. A prefix never turns one on:
+    ``--select WG`` means every default code, as ruff treats its opt-in rules, although flake8 alone would
+    read an explicit prefix as naming them too."""
+    return frozenset(DEFAULT_IGNORED) & frozenset(selectors)
+
+
 @dataclass(frozen=True)
 class Settings:
     extra_types: frozenset[str] = frozenset()
-    select: frozenset[str] = frozenset()  # empty: every code
+    select: frozenset[str] = frozenset()  # empty: every default code
+    extend_select: frozenset[str] = frozenset()  # added to ``select`` (or to the defaults)
     ignore: frozenset[str] = frozenset()
     exclude: Excludes = Excludes()
     runtime: str = "vendor"
     source: Optional[Path] = field(default=None, compare=False)  # the file they came from
 
     def wants(self, code: str) -> bool:
-        """As flake8 decides: an opt-in code (``WG007``) only when a selected prefix names it (``WG``, ``WG007``)."""
-        if code in DEFAULT_IGNORED and not any(code.startswith(prefix) for prefix in self.select):
-            return False
-        selected = not self.select or code.startswith(tuple(self.select))
+        """As flake8 decides, except that an opt-in code (``WG007``) is reported only when asked for by its
+        full code, in ``select`` or ``extend-select`` (``opted_in``)."""
+        if code in DEFAULT_IGNORED:
+            return code in opted_in(self.select | self.extend_select) and not code.startswith(tuple(self.ignore))
+        selected = not self.select or code.startswith(tuple(self.select | self.extend_select))
         return selected and not code.startswith(tuple(self.ignore))
 
     def override(self, **values: Any) -> Settings:
@@ -75,7 +84,7 @@ class Settings:
         return replace(self, **{key: value for key, value in values.items() if value is not None})
 
 
-_LISTS = ("extra-types", "select", "ignore", "exclude", "extend-exclude")
+_LISTS = ("extra-types", "select", "extend-select", "ignore", "exclude", "extend-exclude")
 KEYS = (*_LISTS, "runtime")
 
 
@@ -145,9 +154,12 @@ def settings_from_table(table: dict[str, Any], path: Path) -> Settings:
         raise ConfigError(f"{where} runtime must be one of {', '.join(map(repr, RUNTIME_MODES))}, not {shown}")
     base = path.absolute().parent
     exclude = exclude_patterns(strings("exclude"), base) if "exclude" in table else None
+    if "select" in table and not strings("select"):
+        raise ConfigError(f"{where} select is empty, which would select no code: remove it for the default codes")
     return Settings(
         extra_types=parse_extra_types(strings("extra-types"), f"{where} extra-types"),
         select=parse_codes(strings("select"), f"{where} select"),
+        extend_select=parse_codes(strings("extend-select"), f"{where} extend-select"),
         ignore=parse_codes(strings("ignore"), f"{where} ignore"),
         exclude=Excludes(exclude, exclude_patterns(strings("extend-exclude"), base)),
         runtime=runtime,
@@ -158,7 +170,9 @@ def settings_from_table(table: dict[str, Any], path: Path) -> Settings:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags the hook and the codemod share; each overrides its ``[tool.weakglobals]`` key."""
     parser.add_argument("paths", nargs="*", type=Path, help="files and directories (recursive; default: .)")
-    parser.add_argument("--select", help="comma-separated WG codes or prefixes (default: all)")
+    parser.add_argument("--select", help="comma-separated WG codes or prefixes (default: every default code; "
+                        "an opt-in code such as WG007 only by its full code)")
+    parser.add_argument("--extend-select", help="comma-separated WG codes or prefixes added to the selection")
     parser.add_argument("--ignore", help="comma-separated WG codes or prefixes to skip")
     parser.add_argument("--exclude", action="append", metavar="PATTERNS",
                         help="comma-separated globs of files and directories to skip, replacing the configured "
@@ -195,6 +209,7 @@ def settings_for(arguments: argparse.Namespace) -> Settings:
         exclude = replace(exclude, extend=exclude.extend + exclude_patterns(_split(",".join(arguments.extend_exclude)), here))
     return settings.override(
         select=parse_codes(_split(arguments.select), "--select") if arguments.select else None,
+        extend_select=parse_codes(_split(arguments.extend_select), "--extend-select") if arguments.extend_select else None,
         ignore=parse_codes(_split(arguments.ignore), "--ignore") if arguments.ignore else None,
         extra_types=parse_extra_types(_split(arguments.extra_types), "--extra-types") if arguments.extra_types else None,
         exclude=exclude,

@@ -13,7 +13,7 @@ from ..index.project import context_for
 from ..rules.analyze_module import analyze
 from ..rules.codes import DEFAULT_IGNORED, INTERNAL_ERROR
 from .check_one_file import internal_error
-from .config import ConfigError, parse_extra_types
+from .config import ConfigError, opted_in, parse_extra_types
 
 
 class WeakGlobalsChecker:
@@ -22,6 +22,8 @@ class WeakGlobalsChecker:
     name = "flake8-weakglobals"
     version = __version__
     vocabulary = Vocabulary()
+    #: The opt-in codes asked for by their full code; flake8 itself would also report them for a prefix.
+    opted_in: frozenset[str] = frozenset()
 
     def __init__(self, tree: ast.Module, lines: list[str], filename: str = "stdin") -> None:
         self.tree = tree
@@ -47,6 +49,8 @@ class WeakGlobalsChecker:
             print(f"flake8-weakglobals: {error}", file=sys.stderr)
             raise SystemExit(2) from None
         cls.vocabulary = Vocabulary(extra)
+        selectors = [*(options.select or ()), *(getattr(options, "extend_select", None) or ())]
+        cls.opted_in = opted_in(code.strip().upper() for code in selectors)
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         source = "".join(self.lines)
@@ -58,4 +62,5 @@ class WeakGlobalsChecker:
             yield 1, 0, f"{INTERNAL_ERROR} {internal_error(error)}", type(self)
             return
         for finding in findings:
-            yield finding.line, finding.col, finding.message, type(self)
+            if finding.code not in DEFAULT_IGNORED or finding.code in self.opted_in:
+                yield finding.line, finding.col, finding.message, type(self)
