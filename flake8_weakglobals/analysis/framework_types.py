@@ -52,8 +52,12 @@ _PARAMETER_TYPES = frozenset(
         "torch.nn.parameter.UninitializedParameter",
     }
 )
+#: The legacy typed tensors (``torch.LongTensor``, ``torch.cuda.FloatTensor``), as annotations in the wild
+#: still spell tensors; ``dir(torch)`` of torch 2.13 lists these ten.
+_LEGACY_TENSORS = "BFloat16 Bool Byte Char Double Float Half Int Long Short".split()
 _TENSOR_TYPES = frozenset(
     {"torch.Tensor", "torch._tensor.Tensor", "torch.nn.Buffer", "torch.nn.parameter.Buffer", "torch.nn.UninitializedBuffer"}
+    | {f"{module}.{dtype}Tensor" for module in ("torch", "torch.cuda") for dtype in _LEGACY_TENSORS}
 )
 _TENSOR_FACTORIES = frozenset(
     f"torch.{name}"

@@ -39,6 +39,8 @@ class SlotUses:
     fills: list[Fill] = field(default_factory=list)
     subscript_reads: list[Fill] = field(default_factory=list)  # fills too, for a defaultdict
     removals: list[int] = field(default_factory=list)
+    #: Removals that only bound its size (``if len(X) > N: X.clear()``): it never empties after use
+    bounding_clears: list[int] = field(default_factory=list)
     methods: list[tuple[int, str]] = field(default_factory=list)  # every ``X.method`` used, for the runtime check
     operators: list[int] = field(default_factory=list)  # ``X | Y`` and friends
     equalities: list[int] = field(default_factory=list)  # ``X == Y``: order-sensitive for an OrderedDict

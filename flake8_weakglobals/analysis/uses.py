@@ -16,7 +16,7 @@ from typing import Optional
 from ..syntax.container_expressions import ContainerType, Member, classify, initial_members
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
-from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes
+from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes, function_parameters
 from .evidence import text
 from .framework_types import MODULE_HOOK_REGISTRARS, TENSOR_HOOK_REGISTRARS
 from .long_lived_places import Slot, SlotResolver
@@ -236,6 +236,8 @@ class UseClassifier:
         arguments = [argument for argument in call.args if not isinstance(argument, ast.Starred)]
         if method in ("pop", "popitem", "clear", "remove", "discard", "popleft"):
             uses.removals.append(line)
+            if method in ("clear", "popitem", "popleft") and self._only_when_large(call, attribute.value):
+                uses.bounding_clears.append(line)
         if method == "popitem" and (call.args or call.keywords):
             uses.blockers.append((line, "`.popitem()` takes arguments here, which the runtime's does not"))
         if method not in _KEY_FREE_METHODS:
@@ -259,6 +261,23 @@ class UseClassifier:
         if method in ("get", "pop", "setdefault", "remove", "discard", "__contains__", "__getitem__") and arguments:
             self._key(arguments[0], uses)
 
+    def _only_when_large(self, call: ast.Call, container: ast.expr) -> bool:
+        """``if len(X) > N: X.clear()``: the removal runs only once the container has grown, which bounds it
+        but never empties it after a use."""
+        spelled = text(container)
+        child, current = call, self.scopes.parent(call)
+        while current is not None and not isinstance(current, (*FUNCTIONS, ast.Module)):
+            if isinstance(current, (ast.If, ast.While)) and child is not current.test:
+                sizes = [
+                    node for node in ast.walk(current.test)
+                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
+                    and len(node.args) == 1 and text(node.args[0]) == spelled
+                ]
+                if sizes:
+                    return True
+            child, current = current, self.scopes.parent(current)
+        return False
+
     def _iterated_at_once(self, call: ast.Call) -> bool:
         """``for k in X.keys()``, ``sorted(X.items())``: walked once, right away, by a loop or a reading call."""
         parent = self.scopes.parent(call)
@@ -270,11 +289,61 @@ class UseClassifier:
         inner = id_argument(key, self.survey.names)
         if inner is not None:
             return Fill(Member(inner, "item", value), line, how.replace("key", "id(key)"), id_key=True)
-        pointer = data_pointer_of(key)
-        if pointer is not None:  # an address like id(), but shared by every view of the storage
+        address = self._address_in(key, depth=3)
+        if address is None:
+            return Fill(Member(key, "item", value), line, how)
+        obj, spelled, compound = address
+        if compound:  # ``(t.data_ptr(), tuple(t.shape))``, ``(id(x), n)``: an address inside a tuple
+            uses.blockers.append((line, f"it is keyed by `{text(key)}`, a tuple holding an address, which no weak map can key by its object"))
+            return Fill(Member(obj, "item", value), line, how.replace("key", f"({spelled}, ...)"), id_key=True)
+        if spelled == "key.data_ptr()":  # an address like id(), but shared by every view of the storage
             uses.blockers.append((line, f"it is keyed by `{text(key)}`, which every view of the storage shares"))
-            return Fill(Member(pointer, "item", value), line, how.replace("key", "key.data_ptr()"), id_key=True)
-        return Fill(Member(key, "item", value), line, how)
+        return Fill(Member(obj, "item", value), line, how.replace("key", spelled), id_key=True)
+
+    def _address_in(self, key: ast.expr, depth: int) -> Optional[tuple[ast.expr, str, bool]]:
+        """``(x, spelling, compound)`` when ``key`` is made of an object's address: ``id(x)``, ``x.data_ptr()``,
+        ``int(...)`` of one, a tuple holding one, a local bound to one, or what a function of this module
+        returns from one of its arguments (``_engine_key(qdata)`` returning ``(qdata.data_ptr(), ...)``)."""
+        if depth < 0:
+            return None
+        if (inner := id_argument(key, self.survey.names)) is not None:
+            return inner, "id(key)", False
+        if (pointer := data_pointer_of(key)) is not None:
+            return pointer, "key.data_ptr()", False
+        if isinstance(key, ast.Call) and len(key.args) == 1 and self.survey.names.qualify(key.func) == "builtins.int":
+            return self._address_in(key.args[0], depth)
+        if isinstance(key, ast.Tuple):
+            found = next((address for element in key.elts if (address := self._address_in(element, depth - 1))), None)
+            return (found[0], found[1], True) if found is not None else None
+        if isinstance(key, ast.Name):
+            resolved = self.scopes.resolve(key.id, key)
+            if resolved is not None and isinstance(resolved[0], FUNCTIONS) and len(resolved[1]) == 1 and resolved[1][0].how == "value":
+                return self._address_in(resolved[1][0].node, depth - 1)  # type: ignore[arg-type]
+            return None
+        if isinstance(key, ast.Call) and isinstance(key.func, ast.Name) and not key.keywords:
+            return self._returned_address(key, depth - 1)
+        return None
+
+    def _returned_address(self, call: ast.Call, depth: int) -> Optional[tuple[ast.expr, str, bool]]:
+        """What ``call`` of a module-level function makes an address of, when every ``return`` of that
+        function makes one of the same parameter's address: the argument passed for it."""
+        function = self.survey.functions.get(call.func.id)  # type: ignore[attr-defined]
+        if function is None or self.scopes.resolve(call.func.id, call) is None:  # type: ignore[attr-defined]
+            return None
+        returned = [node.value for node in ast.walk(function) if isinstance(node, ast.Return) and node.value is not None]
+        found = [self._address_in(value, depth) for value in returned]
+        if not found or any(item is None for item in found) or len({item[1] for item in found}) != 1:  # type: ignore[index]
+            return None
+        obj, spelled, _ = found[0]  # type: ignore[misc]
+        compound = any(item[2] for item in found)  # type: ignore[index]
+        parameters = function_parameters(function)
+        parameter = next((p for p in parameters if isinstance(obj, ast.Name) and p.arg == obj.id), None)
+        if parameter is not None and parameter.annotation is None:  # the caller's argument says what it is
+            position = parameters.index(parameter)
+            if position >= len(call.args) or any(isinstance(argument, ast.Starred) for argument in call.args[: position + 1]):
+                return None
+            obj = call.args[position]
+        return obj, spelled, compound
 
     def _key(self, key: ast.expr, uses: SlotUses) -> None:
         """A use that takes a key: ``id(x)`` keys can be unwrapped by the id-keyed fix, others cannot."""

@@ -13,7 +13,7 @@ from typing import Iterator, Optional
 
 from ..analysis.evidence import Evidence, Obj, Value, element_of, project, text
 from ..analysis.fill_contents import Held
-from ..analysis.framework_types import compares_by_value
+from ..analysis.framework_types import TENSOR, compares_by_value
 from ..analysis.long_lived_places import Slot
 from ..analysis.recorded_uses import Definition, Fill, SlotUses
 from ..analysis.survey import KeptArgument, Survey
@@ -251,7 +251,8 @@ class ContainerJudge:
         if workspace:
             return "WG007", workspace
         by_id = [(h.fill.line, h.object) for h in held if h.fill.id_key and h.object and not h.object.module_held]
-        never_emptied = not uses.removals and all(d.top_level for d in uses.definitions if d.constructor)
+        emptied = [line for line in uses.removals if line not in uses.bounding_clears]
+        never_emptied = not emptied and all(d.top_level for d in uses.definitions if d.constructor)
         if never_emptied and by_id and uses.slot.where == "module":
             never_emptied = self.survey.imported.emptied_elsewhere(uses.slot.name) is None
         if by_id and container.keyed and never_emptied:
@@ -276,6 +277,8 @@ class ContainerJudge:
         if shape == "update":
             shape = "pairs" if keyed else "iterable"
         value = self.evidence.of(fill.member.expr)
+        if value is None and fill.id_key and "data_ptr()" in fill.how:  # only a tensor has a data_ptr()
+            value = Obj(TENSOR, f"`{text(fill.member.expr)}.data_ptr()` is its address", fill.member.expr.lineno)
         if shape == "iterable":
             return element_of(value)
         if shape == "pairs":
