@@ -13,7 +13,13 @@ class Held:
     """What one fill puts in a container, once evidence is known."""
 
     fill: Fill
-    value: Value
+    value: Value  # the key, for a map; the element, for a set or a list
+    stored: Value = None  # a map's value for that key
+
+    @property
+    def stored_object(self) -> Optional[Obj]:
+        """A framework object stored as a map's value, alone or inside a tuple."""
+        return self.stored if isinstance(self.stored, Obj) else object_in_tuple(self.stored)
 
     @property
     def object(self) -> Optional[Obj]:

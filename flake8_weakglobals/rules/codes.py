@@ -28,6 +28,7 @@ RULES: dict[str, Rule] = {
         Rule("WG005", "long-lived dict keyed by id() of framework objects, never emptied"),
         Rule("WG006", "functools cache on a function or method that takes modules or tensors"),
         Rule("WG007", "module- or class-level workspace of modules or tensors it allocates itself (off by default)"),
+        Rule("WG008", "module- or class-level dict holding modules, parameters or tensors as values"),
     )
 }
 #: Reported by the flake8 plugin, at line 1, when the analysis itself fails on a file (a bug of ours): the
@@ -59,6 +60,8 @@ def container_message(
         return f"{code} {place} {kind} `{name}` is keyed by {keyed_by} of {holds} {evidence}, never emptied"
     if code == "WG007":
         return f"{code} {place} {kind} `{name}` holds {holds} it allocates itself {evidence}"
+    if code == "WG008":
+        return f"{code} {place} {kind} `{name}` holds {holds} as values {evidence}"
     relation = "is keyed by" if kind in _MAPS else "holds"
     return f"{code} {place} {kind} `{name}` {relation} {holds} {evidence}"
 
@@ -89,6 +92,9 @@ def advice(finding: Finding) -> str:
     elif code == "WG007":
         why = "a workspace that lives for the whole process, not a leak of someone else's objects"
         how = "free it when done if it is large"
+    elif code == "WG008":
+        why = f"its values stay alive {'as long as the class exists' if finding.scope == 'class' else 'for the life of the process'}"
+        how = "hold them weakly (weakref.WeakValueDictionary), or remove each entry when its object is done"
     else:
         why = f"it keeps them alive {'as long as the class exists' if finding.scope == 'class' else 'for the life of the process'}"
         how = "key it weakly by identity with WeakIdMap" if finding.kind in _MAPS else "hold them in a WeakIdSet"

@@ -69,6 +69,8 @@ class FixSafety:
         """The first reason the codemod must leave this container alone, or None."""
         if code == "WG007":
             return "it is a workspace of objects it builds itself; a weak container would drop them at once"
+        if code == "WG008":
+            return "it holds them as values, and WeakIdMap weakens keys, not values"
         types = {d.constructor.type for d in containers if d.constructor}
         if len({t.runtime_name for t in types}) > 1:
             return "it is bound to different kinds of container"

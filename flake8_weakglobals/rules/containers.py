@@ -112,6 +112,21 @@ in practice, the process).
 - **Known false positives**: an object built by a local class whose constructor registers it elsewhere
   (the container is then not its only owner); select WG007 to see such containers at all.
 """,
+    "WG008": """\
+*Module-level or class-level dict whose values are modules, parameters or tensors owned elsewhere, keyed by
+names, numbers or anything else that is no framework object.*
+
+- **Why it matters**: a value pins its object as surely as a key does: a registry from names to layers
+  (`REGISTRY[prefix] = self` in a layer's `__init__`) keeps every layer of every model ever built, and a
+  side channel (`_STORE["kv"] = key_states`) keeps the last call's tensors until the next one.
+- **Example**: `_LAYERS = {}` with `_LAYERS[name] = self` in `nn.Module.__init__`; `{name: module for name,
+  module in model.named_modules()}`.
+- **Fix**: none automatic yet. Hold the values weakly (`weakref.WeakValueDictionary` works with tensors:
+  it never compares its values), or remove each entry when its object is done.
+- **Fix safety**: not applicable.
+- **Known false positives**: registries meant to keep their objects for the life of the process (a model
+  zoo that should never free what it loaded): silence them with `# noqa: WG008`.
+""",
 }
 
 _CONTAINER_GENERICS = frozenset(
@@ -138,7 +153,8 @@ class ContainerJudge:
             return self._imported_container(uses)
         constructor = containers[0].constructor
         assert constructor is not None
-        held = [Held(fill, self._value(fill, constructor.type.keyed)) for fill in self._fills(uses, containers)]
+        keyed = constructor.type.keyed
+        held = [Held(fill, self._value(fill, keyed), self._stored(fill) if keyed else None) for fill in self._fills(uses, containers)]
         verdict = self._rule(uses, constructor.type, held)
         if verdict is None:
             return None
@@ -244,6 +260,10 @@ class ContainerJudge:
         if foreign:
             code = "WG003" if uses.slot.where == "class" else ("WG001" if container.keyed else "WG002")
             return code, foreign
+        if container.keyed:  # keyed by names or numbers, holding modules or tensors owned elsewhere
+            values = [(h.fill.line, found) for h in held if (found := h.stored_object) is not None and found.foreign]
+            if values:
+                return "WG008", values
         # It holds only what it builds itself. Filled while the program runs, that is a workspace; filled at
         # import (a test module's table of parameters), or with what the module keeps anyway, it is the
         # module's own data: no finding at all.
@@ -290,6 +310,14 @@ class ContainerJudge:
         gets a list of its own, and the class-level one is never filled through ``self``."""
         info = self.survey.classes.get(slot.owner) if slot.where == "class" else None
         return info is not None and slot.name in info.self_attributes
+
+    def _stored(self, fill: Fill) -> Value:
+        """What a map's fill stores as the value: ``REGISTRY[prefix] = self``, ``{n: m for n, m in ...}``."""
+        if fill.id_key:
+            return None  # WG005's values are judged with its keys
+        if fill.member.shape in ("pairs", "update"):
+            return project(element_of(self.evidence.of(fill.member.expr)), (1,))
+        return self.evidence.of(fill.member.value) if fill.member.value is not None and fill.member.shape == "item" else None
 
     def _annotated(self, definitions: list[Definition]) -> list[tuple[int, Obj]]:
         """Keys or elements named by the container's own annotation: ``Dict[nn.Module, str]``."""
