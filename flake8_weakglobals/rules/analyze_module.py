@@ -21,6 +21,7 @@ from ..index.project import ModuleContext
 from ..syntax.scopes import Scopes
 from .caches import judge_cache, judge_kept_by_cache
 from .containers import ContainerJudge
+from .finalizers import judge_finalizers
 from .findings import Finding
 
 TORCH_ONLY = Vocabulary()
@@ -32,16 +33,17 @@ def analyze(
     """Findings for one module (``tree`` parsed from ``source``), sorted by position. With its ``context``
     (``project.context_for(path)``), names imported from the rest of its project are resolved too."""
     survey = survey_module(tree, vocabulary, Imported(context, vocabulary))
-    if not survey.has_candidates:
-        return []
     scopes = Scopes(tree)
+    findings = judge_finalizers(tree, source, survey.names, scopes)
+    if not survey.has_candidates:
+        return sorted(findings, key=lambda finding: (finding.line, finding.col, finding.code))
     collected = collect(tree, source, survey, scopes)
     evidence = Evidence(scopes, survey, vocabulary, _hooks(collected.hook_calls, scopes, survey), source)
     classifier = UseClassifier(scopes, survey)
     for reference in collected.references:
         classifier.add(reference)
     judge = ContainerJudge(survey, evidence)
-    findings = [finding for uses in classifier.uses.values() if (finding := judge.container(uses)) is not None]
+    findings.extend(finding for uses in classifier.uses.values() if (finding := judge.container(uses)) is not None)
     for kept in survey.kept_arguments:
         finding = judge.kept_argument(kept) if kept.keeper.type is not None else judge_kept_by_cache(kept, evidence)
         findings.extend([finding] if finding is not None else [])

@@ -29,6 +29,7 @@ RULES: dict[str, Rule] = {
         Rule("WG006", "functools cache on a function or method that takes modules or tensors"),
         Rule("WG007", "module- or class-level workspace of modules or tensors it allocates itself (off by default)"),
         Rule("WG008", "module- or class-level dict holding modules, parameters or tensors as values"),
+        Rule("WG009", "weakref.finalize or weakref.ref callback that refers to its own object"),
     )
 }
 #: Reported by the flake8 plugin, at line 1, when the analysis itself fails on a file (a bug of ours): the
@@ -92,6 +93,9 @@ def advice(finding: Finding) -> str:
     elif code == "WG007":
         why = "a workspace that lives for the whole process, not a leak of someone else's objects"
         how = "free it when done if it is large"
+    elif code == "WG009":
+        why = "the process-wide finalizer registry keeps the object alive through its own callback"
+        how = "pass only what the cleanup needs, never the object or its bound methods"
     elif code == "WG008":
         why = f"its values stay alive {'as long as the class exists' if finding.scope == 'class' else 'for the life of the process'}"
         how = "hold them weakly (weakref.WeakValueDictionary), or remove each entry when its object is done"
