@@ -13,7 +13,7 @@ from typing import Callable, Iterable, Optional, Union
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters
-from .framework_types import ITERATION_METHODS, MODULE, PARAMETER, TENSOR, Vocabulary
+from .framework_types import ITERATION_METHODS, MODULE, PARAMETER, TENSOR, Vocabulary, describe
 from .survey import ClassInfo, Survey
 
 
@@ -35,6 +35,9 @@ class Obj:
     #: ``X.t()``, ``X + 1``, ``torch.cat([X, X])``). A container of them pins nothing the module does not
     #: keep anyway: a test module's table of its own tensors is no leak.
     module_held: bool = False
+    #: For an object that is no framework object itself but holds some (a trainer with its model): what it
+    #: holds, in words (``Trainer` holds nn.Module objects (`self.model`, line 12)``)
+    holds: str = ""
 
     @property
     def foreign(self) -> bool:
@@ -42,8 +45,9 @@ class Obj:
         return not self.owned and not self.module_held
 
     def cited(self, fallback_line: int) -> str:
-        """``built by `torch.randn(...)` at line 5``: the words with the line they describe."""
-        return f"{self.why} at line {self.line or fallback_line}"
+        """``built by `torch.randn(...)` at line 5``: the words with the line they describe, then what a
+        holder holds."""
+        return f"{self.why} at line {self.line or fallback_line}" + (f"; {self.holds}" if self.holds else "")
 
 
 @dataclass(frozen=True)
@@ -152,6 +156,7 @@ class Evidence:
         self.hooks = hooks
         self._active: set[tuple[ast.AST, str]] = set()
         self._calls: dict[tuple[str, bool], list[ast.Call]] = {}
+        self._held: dict[tuple[ast.AST, str], Optional[str]] = {}
         self._mentions = Mentions(source)
 
     def calls_of(self, name: str, method: bool = False) -> list[ast.Call]:
@@ -243,7 +248,7 @@ class Evidence:
             self._active.discard(key)
         found = same(values) if values else None
         if isinstance(found, Obj):
-            return Obj(found.kind, f"`self.{attribute.attr}` is assigned {found.why}", found.line)
+            return Obj(found.kind, f"`self.{attribute.attr}` is assigned {found.why}", found.line, holds=found.holds)
         if found is None:
             for info in self.survey.lineage(owner):
                 for method in (m for m in info.methods.values() if m not in self.survey.unbound_methods):
@@ -334,7 +339,10 @@ class Evidence:
             return Seq(Tup((None, found)) if named else found)
         local = self._local_class(function)
         if local is not None:
-            return Obj(local.kind, f"built by `{text(function)}(...)`", call.lineno, owned=True) if local.kind else None
+            if local.kind:
+                return Obj(local.kind, f"built by `{text(function)}(...)`", call.lineno, owned=True)
+            held = self.holding(local)
+            return Obj(local.name, f"built by `{text(function)}(...)`", call.lineno, owned=True, holds=held) if held else None
         qualified = self.names.qualify(function)
         if qualified is None:
             # ``X.float()``, ``X.view(-1)``: a method of a tensor of the module's own is its tensor too
@@ -375,7 +383,8 @@ class Evidence:
                 return None
         if isinstance(annotation, (ast.Name, ast.Attribute)):
             kind = self.kind_of_type(annotation)
-            return Obj(kind, f"annotated `{text(annotation)}`", getattr(annotation, "lineno", 0)) if kind else None
+            line = getattr(annotation, "lineno", 0)
+            return Obj(kind, f"annotated `{text(annotation)}`", line, holds=self.holder_reason(annotation)) if kind else None
         if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
             return self._either(annotation.left, annotation.right)
         if not isinstance(annotation, ast.Subscript):
@@ -398,17 +407,68 @@ class Evidence:
         return same(self.of_annotation(option) for option in real)
 
     def kind_of_type(self, expr: ast.AST) -> Optional[str]:
-        """The framework kind of instances of the class ``expr`` names (local subclasses included)."""
+        """The framework kind of instances of the class ``expr`` names (local subclasses included), or the
+        class's own name for a class whose instances hold framework objects (``holding``)."""
         local = self._local_class(expr)
         if local is not None:
-            return local.kind
+            return local.kind or (local.name if self.holding(local) is not None else None)
         qualified = self.names.qualify(expr)  # type: ignore[arg-type]
         if qualified is None:
             return None
         kind = self.vocabulary.kind_of_type(qualified)
         if kind is None and (imported := self.survey.imported.class_kind(qualified)) is not None:
             kind = imported.kind
+        if kind is None and (holder := self.survey.imported.holder(qualified)) is not None:
+            kind = holder.kind
         return kind
+
+    def holder_reason(self, expr: ast.AST) -> str:
+        """What instances of the class ``expr`` names hold, when it is a holder rather than a framework class."""
+        local = self._local_class(expr)
+        if local is not None:
+            return "" if local.kind else (self.holding(local) or "")
+        qualified = self.names.qualify(expr)  # type: ignore[arg-type]
+        if qualified is None or self.vocabulary.kind_of_type(qualified) or self.survey.imported.class_kind(qualified):
+            return ""
+        holder = self.survey.imported.holder(qualified)
+        return holder.why if holder is not None else ""
+
+    def holding(self, info: ClassInfo) -> Optional[str]:
+        """Why instances of this module's class ``info`` hold framework objects, when it has no framework
+        base of its own: its ``__init__`` (or a local base's) stores one in an attribute (``self.model =
+        model`` with ``model: nn.Module``, ``self.buffer = torch.zeros(...)``); whatever keeps such an
+        instance alive keeps those alive. Not for a class with value equality (``__eq__``/``__hash__``):
+        containers keyed by its instances merge equal ones, which a fix by identity would not."""
+        key = (info.node, "<holding>")
+        if key in self._held:
+            return self._held[key]
+        self._held[key] = None  # a class that stores an instance of itself ends here
+        found: Optional[str] = None
+        lineage = list(self.survey.lineage(info))
+        if not any({"__eq__", "__hash__"} & set(cls.methods) for cls in lineage):
+            for cls in lineage:
+                init = cls.methods.get("__init__")
+                parameters = function_parameters(init) if init is not None else []
+                if not parameters:
+                    continue
+                for node in ast.walk(init):  # type: ignore[arg-type]
+                    if not isinstance(node, (ast.Assign, ast.AnnAssign)):
+                        continue
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    attribute = next((t.attr for t in targets if _is_attribute_of(t, parameters[0].arg, t.attr if isinstance(t, ast.Attribute) else "")), None)
+                    if attribute is None:
+                        continue
+                    value = self.of(node.value) if node.value is not None else None
+                    if value is None and isinstance(node, ast.AnnAssign):
+                        value = self.of_annotation(node.annotation)
+                    held = value if isinstance(value, Obj) else element_of(value)
+                    if isinstance(held, Obj):
+                        found = f"`{info.name}` holds {describe(held.kind)} (`self.{attribute}`, line {node.lineno})"
+                        break
+                if found is not None:
+                    break
+        self._held[key] = found
+        return found
 
     def _local_class(self, expr: ast.AST) -> Optional[ClassInfo]:
         if isinstance(expr, ast.Name) and expr.id in self.survey.classes:
@@ -422,13 +482,17 @@ class Evidence:
     def _of_parameter(self, function: FunctionNode | ast.Lambda, parameter: ast.arg) -> Value:
         annotated = self.of_annotation(parameter.annotation)
         if annotated is not None:
-            return Obj(annotated.kind, f"parameter `{parameter.arg}: {text(parameter.annotation)}`", parameter.lineno) if isinstance(
-                annotated, Obj
-            ) else annotated
+            if not isinstance(annotated, Obj):
+                return annotated
+            return Obj(annotated.kind, f"parameter `{parameter.arg}: {text(parameter.annotation)}`", parameter.lineno, holds=annotated.holds)
         position = function_parameters(function).index(parameter)
         owner = self.survey.method_owner.get(function)
-        if owner is not None and position == 0 and owner.kind and function not in self.survey.unbound_methods:
-            return Obj(owner.kind, f"`{parameter.arg}` is a `{owner.name}`, a subclass of `{owner.framework_base}`", parameter.lineno)
+        if owner is not None and position == 0 and function not in self.survey.unbound_methods:
+            if owner.kind:
+                return Obj(owner.kind, f"`{parameter.arg}` is a `{owner.name}`, a subclass of `{owner.framework_base}`", parameter.lineno)
+            held = self.holding(owner)
+            if held is not None:
+                return Obj(owner.name, f"`{parameter.arg}` is a `{owner.name}`", parameter.lineno, holds=held)
         hook = self.hooks.get(function)
         if hook is not None and position == hook.position:
             return Obj(hook.kind, f"`{parameter.arg}` of a hook registered with `{hook.registrar}`", hook.line)
@@ -453,7 +517,7 @@ class Evidence:
                 found = self.of(argument) if argument is not None else None
                 if isinstance(found, Obj):
                     why = f"{found.cited(call.lineno)}, passed as `{parameter.arg}`"
-                    return Obj(found.kind, why, call.lineno)
+                    return Obj(found.kind, why, call.lineno, holds=found.holds)
         finally:
             self._active.discard(key)
         return None

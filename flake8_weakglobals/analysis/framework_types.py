@@ -13,6 +13,10 @@ from typing import Optional
 MODULE = "module"
 PARAMETER = "parameter"
 TENSOR = "tensor"
+#: Objects that hold tensors they do not own: an optimizer holds its parameters (``param_groups``), a
+#: learning-rate scheduler its optimizer. What keeps one alive keeps those alive.
+OPTIMIZER = "optimizer"
+SCHEDULER = "scheduler"
 
 #: Iteration methods of ``nn.Module``: the kind they yield, and whether they yield ``(name, object)`` pairs.
 ITERATION_METHODS: dict[str, tuple[str, bool]] = {
@@ -69,7 +73,10 @@ _TENSOR_FACTORIES = frozenset(
 #: Parts of ``torch.nn`` whose capitalised names are not modules (enums, masks, packed sequences).
 _NOT_MODULES = ("torch.nn.utils.", "torch.nn.functional.", "torch.nn.init.", "torch.nn.attention.", "torch.nn.parameter.")
 
-_DESCRIPTIONS = {MODULE: "nn.Module objects", PARAMETER: "nn.Parameter objects", TENSOR: "tensors"}
+_DESCRIPTIONS = {
+    MODULE: "nn.Module objects", PARAMETER: "nn.Parameter objects", TENSOR: "tensors",
+    OPTIMIZER: "optimizers holding their parameters", SCHEDULER: "LR schedulers holding their optimizer",
+}
 
 
 def describe(kind: str) -> str:
@@ -96,12 +103,15 @@ class Vocabulary:
             return PARAMETER
         if qualified in _TENSOR_TYPES:
             return TENSOR
+        last = qualified.rpartition(".")[2]
         if qualified == "torch.nn.Module" or (
-            qualified.startswith("torch.nn.")
-            and not qualified.startswith(_NOT_MODULES)
-            and qualified.rpartition(".")[2][:1].isupper()
-        ):
+            qualified.startswith("torch.nn.") and not qualified.startswith(_NOT_MODULES) and last[:1].isupper()
+        ) or qualified == "torch.optim.swa_utils.AveragedModel":
             return MODULE
+        if qualified.startswith(("torch.optim.lr_scheduler.", "torch.optim.swa_utils.")) and last.lstrip("_")[:1].isupper():
+            return SCHEDULER  # LRScheduler, _LRScheduler, ReduceLROnPlateau, SWALR, ...
+        if qualified.startswith("torch.optim.") and last[:1].isupper():
+            return OPTIMIZER  # Optimizer, torch.optim.adam.Adam, SGD, ...
         return None
 
     def kind_of_call(self, qualified: str) -> Optional[str]:

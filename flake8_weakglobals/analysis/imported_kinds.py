@@ -12,7 +12,7 @@ from typing import Optional
 from ..index.project import ModuleContext
 from ..index.summaries import CACHE_FUNCTIONS as CACHE_DECORATORS
 from ..syntax.container_expressions import ContainerType
-from .framework_types import Vocabulary
+from .framework_types import Vocabulary, describe
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,28 @@ class Imported:
             kind = self.vocabulary.kind_of_type(self.context.index.resolve(base))
             if kind is not None:
                 return ImportedKind(kind, f"`{owner}` derives from `{base}`")
+        return None
+
+    def holder(self, qualified: str, depth: int = 2) -> Optional[ImportedKind]:
+        """A project class whose ``__init__`` stores a framework object (or an instance of another such class,
+        ``depth`` levels down) on its instances: they hold it. Asked only of classes with no framework base
+        (``class_kind`` answers first). The kind is the class's own name; the reason says what it holds."""
+        if self.context is None or depth < 0:
+            return None
+        absolute = self.context.absolute(qualified)
+        found = self.context.index.holdings(absolute)
+        if found is None:
+            return None
+        module, holdings = found
+        short = absolute.rpartition(".")[2]
+        for attribute, names, line in holdings:
+            for name in names:
+                final = self.context.index.resolve(name)
+                kind = self.vocabulary.kind_of_call(final) or (through.kind if (through := self.class_kind(final)) else None)
+                if kind is None and final != absolute and (inner := self.holder(final, depth - 1)) is not None:
+                    kind = inner.kind
+                if kind is not None:
+                    return ImportedKind(short, f"`{short}` holds {describe(kind)} (`self.{attribute}`, `{module}` line {line})")
         return None
 
     def is_cache_decorator(self, qualified: str) -> bool:

@@ -263,6 +263,13 @@ class ProjectIndex:
         located = self.locate(qualified)
         return located[0].returns.get(located[1]) if located is not None else None
 
+    def holdings(self, qualified: str) -> Optional[tuple[str, list[tuple[str, list[str], int]]]]:
+        """What the project class ``qualified`` stores on its instances in ``__init__``, with its module."""
+        located = self.locate(qualified)
+        if located is None or located[1] not in located[0].classes:
+            return None
+        return located[0].name, located[0].holdings.get(located[1], [])
+
     def is_class(self, qualified: str) -> bool:
         located = self.locate(qualified)
         return located is not None and located[1] in located[0].classes

@@ -36,6 +36,10 @@ class ModuleSummary:
     #: or in their own cache, from a cache decorator and without annotations to judge it by where it is
     #: defined: (-1, every argument, the function, the decorator's line, "cache", the decorator as written)
     keepers: dict[str, tuple[int, str, int, str, str]] = field(default_factory=dict)
+    #: What each class's ``__init__`` stores in its instances' attributes, as far as a name says: ``self.X =
+    #: f(...)`` (the callee), ``self.X = param`` (the parameter's annotation), ``self.X: T = ...``: class ->
+    #: [(attribute, every absolute name in that call or annotation, line)]; who asks decides what they are
+    holdings: dict[str, list[tuple[str, list[str], int]]] = field(default_factory=dict)
     exports: list[str] = field(default_factory=list)  # what ``from module import *`` binds
     stars: list[str] = field(default_factory=list)  # modules it star-imports
 
@@ -98,6 +102,9 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
         elif isinstance(statement, ast.ClassDef):
             summary.classes[statement.name] = [q for base in statement.bases if (q := qualify(base))]
             _summarize_class_containers(summary, statement, names)
+            holdings = _holdings(statement, qualify)
+            if holdings:
+                summary.holdings[statement.name] = holdings
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if mentions.within(caching, statement) and wraps_a_cache(statement, qualify):
                 summary.cache_wrappers.append(statement.name)
@@ -124,6 +131,38 @@ def _summarize_class_containers(summary: ModuleSummary, cls: ast.ClassDef, names
             for target in targets:
                 if isinstance(target, ast.Name):
                     summary.class_containers[f"{cls.name}.{target.id}"] = (statement.lineno, constructor.type.value)
+
+
+def _holdings(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int]]:  # type: ignore[no-untyped-def]
+    """What ``cls.__init__`` stores on ``self`` (``ModuleSummary.holdings``)."""
+    init = next((s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
+    if init is None or not init.args.args:
+        return []
+    receiver = init.args.args[0].arg
+    annotations = {a.arg: a.annotation for a in [*init.args.args, *init.args.kwonlyargs] if a.annotation is not None}
+    found = []
+    for node in ast.walk(init):
+        if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None and isinstance(node, ast.Assign):
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        attribute = next((t.attr for t in targets if isinstance(t, ast.Attribute) and getattr(t.value, "id", None) == receiver), None)
+        if attribute is None:
+            continue
+        value = node.value
+        said: Optional[ast.expr] = node.annotation if isinstance(node, ast.AnnAssign) else None
+        if isinstance(value, ast.Call):
+            said = value.func
+        elif isinstance(value, ast.Name) and value.id in annotations:
+            said = annotations[value.id]
+        if isinstance(said, ast.Constant) and isinstance(said.value, str):  # ``chunks: "Chunk"``
+            try:
+                said = ast.parse(said.value, mode="eval").body
+            except SyntaxError:
+                said = None
+        spelled = [q for part in ast.walk(said) if isinstance(part, (ast.Name, ast.Attribute)) and (q := qualify(part))] if said is not None else []
+        if spelled:
+            found.append((attribute, spelled, node.lineno))
+    return found
 
 
 #: Calls that put their arguments into the container they are called on.

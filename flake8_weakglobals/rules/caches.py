@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..analysis.evidence import Evidence, Obj, text
+from ..analysis.evidence import Evidence, Obj, Seq, Value, element_of, text
 from ..analysis.fill_contents import object_in_tuple
 from ..analysis.survey import CachedFunction, KeptArgument, Survey
 from ..syntax.scopes import function_parameters
@@ -62,15 +62,18 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
     found: Optional[Obj] = None
     if bound and owner is not None and owner.kind:
         found = Obj(owner.kind, f"`self` is a `{owner.name}`, a subclass of `{owner.framework_base}`", function.lineno)
+    elif bound and owner is not None and (held := evidence.holding(owner)) is not None:
+        found = Obj(owner.name, f"`self` is a `{owner.name}`", function.lineno, holds=held)
     receives_self_or_cls = bound or function in survey.class_methods
     skipped = 1 if receives_self_or_cls else 0
     for position, parameter in enumerate(function_parameters(function)[skipped:], start=skipped):
         if found is not None:
             break
         value = evidence.of_annotation(parameter.annotation)
-        obj = value if isinstance(value, Obj) else object_in_tuple(value)  # a tuple of tensors is hashable
+        # a tuple of tensors is hashable: ``Tuple[Tensor, Tensor]``, or ``Tuple[Chunk, ...]`` read as a sequence
+        obj = value if isinstance(value, Obj) else object_in_tuple(value) or _element(value)
         if obj is not None:
-            found = Obj(obj.kind, f"parameter `{parameter.arg}: {text(parameter.annotation)}`", parameter.lineno)  # type: ignore[arg-type]
+            found = Obj(obj.kind, f"parameter `{parameter.arg}: {text(parameter.annotation)}`", parameter.lineno, holds=obj.holds)  # type: ignore[arg-type]
         elif parameter.annotation is None and owner is None:
             called = evidence.from_call_sites(function, parameter, position)
             found = called if isinstance(called, Obj) else None
@@ -94,6 +97,11 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
         edits=fix.edits,
         runtime_names=fix.runtime_names,
     )
+
+
+def _element(value: Value) -> Optional[Obj]:
+    element = element_of(value) if isinstance(value, Seq) else None
+    return element if isinstance(element, Obj) else None
 
 
 def judge_kept_by_cache(kept: KeptArgument, evidence: Evidence) -> Optional[Finding]:
