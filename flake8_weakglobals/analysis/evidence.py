@@ -38,11 +38,16 @@ class Obj:
     #: For an object that is no framework object itself but holds some (a trainer with its model): what it
     #: holds, in words (``Trainer` holds nn.Module objects (`self.model`, line 12)``)
     holds: str = ""
+    #: Computed from tensors owned elsewhere (``torch.softmax(hidden)``, ``loss.detach()``, ``x[0]``): built
+    #: right here, so the container is its only owner, yet it keeps what it came from alive, through its
+    #: autograd graph or the storage a view shares
+    from_foreign: bool = False
 
     @property
     def foreign(self) -> bool:
-        """Owned by someone else: what a long-lived container of it keeps alive past its owner's use."""
-        return not self.owned and not self.module_held
+        """What a long-lived container of it keeps alive past its owner's use: an object owned elsewhere, or
+        one computed from such objects."""
+        return (not self.owned and not self.module_held) or self.from_foreign
 
     def cited(self, fallback_line: int) -> str:
         """``built by `torch.randn(...)` at line 5``: the words with the line they describe, then what a
@@ -84,6 +89,14 @@ def element_of(value: Value) -> Value:
 def disowned(value: Value) -> Value:
     """An object built and bound to a variable is no temporary: the variable owns it while it is used."""
     return _marked(value, lambda obj: replace(obj, owned=False) if obj.owned else obj)
+
+
+def _holds_an_object(value: Value) -> bool:
+    if isinstance(value, Obj):
+        return True
+    if isinstance(value, Seq):
+        return _holds_an_object(value.element)
+    return isinstance(value, Tup) and any(_holds_an_object(item) for item in value.items)
 
 
 def held_by_module(value: Value) -> Value:
@@ -130,6 +143,21 @@ def text(node: ast.AST, limit: int = 60) -> str:
 
 
 _TENSOR_KINDS = frozenset({TENSOR, PARAMETER})
+#: What returns a tensor when applied to one (for a tensor owned elsewhere, only these make evidence):
+#: methods, attributes, and ``torch`` functions (``torch.nn.functional`` all return tensors).
+_TENSOR_METHODS = frozenset(
+    "view view_as reshape reshape_as to float double half bfloat16 int long bool t transpose permute contiguous "
+    "clone detach cpu cuda flatten squeeze unsqueeze expand expand_as repeat narrow index_select gather masked_fill "
+    "abs neg sum mean softmax log_softmax sigmoid tanh relu exp log sqrt pow mul add sub div matmul mm bmm norm "
+    "type_as cumsum argmax argmin".split()
+)
+_TENSOR_ATTRIBUTES = frozenset("T mT H mH data grad real imag".split())
+_TENSOR_FUNCTIONS = frozenset(
+    f"torch.{name}" for name in (
+        "softmax log_softmax sigmoid tanh relu matmul mm bmm einsum sum mean where exp log sqrt abs clamp bincount "
+        "histc cumsum gather index_select flatten reshape transpose permute squeeze unsqueeze"
+    ).split()
+)
 _TYPING_SEQUENCES = {
     "List", "Sequence", "MutableSequence", "Iterable", "Iterator", "Collection", "Set", "FrozenSet",
     "AbstractSet", "MutableSet", "Deque", "Generator", "list", "set", "frozenset", "deque",
@@ -219,18 +247,25 @@ class Evidence:
             return self._derived([self.of(expr.operand)], expr)
         if isinstance(expr, ast.Attribute):
             found = self._of_self_attribute(expr)
-            return found if found is not None else self._derived([self.of(expr.value)], expr)  # ``X.T``, ``X.data``
+            if found is not None:
+                return found
+            return self._derived([self.of(expr.value)], expr, expr.attr in _TENSOR_ATTRIBUTES)  # ``X.T``, ``X.data``
         return None
 
-    def _derived(self, operands: list[Value], node: ast.expr) -> Value:
-        """A tensor computed from tensors of the module's own or of the container's own (a view, ``.to()``,
-        arithmetic, ``torch.cat``): theirs too. Computed from a tensor owned elsewhere, it stays unknown."""
+    def _derived(self, operands: list[Value], node: ast.expr, tensor_valued: bool = True) -> Value:
+        """A tensor computed from tensors (a view, ``.to()``, arithmetic, ``torch.cat``). From the module's own
+        or the container's own tensors, it is theirs too, whatever the operation. From a tensor owned
+        elsewhere, only an operation known to return a tensor (``tensor_valued``) makes one, which the
+        container owns alone but which keeps its inputs alive (``from_foreign``)."""
         objects = [element_of(value) if isinstance(value, Seq) else value for value in operands]
         found = [value for value in objects if isinstance(value, Obj)]
-        if not found or any(obj.foreign or obj.kind not in _TENSOR_KINDS for obj in found):
+        if not found or any(obj.kind not in _TENSOR_KINDS for obj in found):
             return None
+        why = f"computed as `{text(node)}`"
+        if any(obj.foreign for obj in found):
+            return Obj(TENSOR, why, node.lineno, owned=True, from_foreign=True) if tensor_valued else None
         module_held = any(obj.module_held for obj in found)
-        return Obj(TENSOR, f"computed as `{text(node)}`", node.lineno, owned=not module_held, module_held=module_held)
+        return Obj(TENSOR, why, node.lineno, owned=not module_held, module_held=module_held)
 
     def _of_self_attribute(self, attribute: ast.Attribute) -> Value:
         """``self.module`` in a method: what the class's methods assign to it (``self.module = module``,
@@ -345,8 +380,10 @@ class Evidence:
             return Obj(local.name, f"built by `{text(function)}(...)`", call.lineno, owned=True, holds=held) if held else None
         qualified = self.names.qualify(function)
         if qualified is None:
-            # ``X.float()``, ``X.view(-1)``: a method of a tensor of the module's own is its tensor too
-            return self._derived([self.of(function.value)], call) if isinstance(function, ast.Attribute) else None
+            # ``X.float()``, ``X.view(-1)``, ``loss.detach()``: a tensor computed by a method of a tensor
+            if not isinstance(function, ast.Attribute):
+                return None
+            return self._derived([self.of(function.value)], call, function.attr in _TENSOR_METHODS)
         arguments = [argument for argument in call.args if not isinstance(argument, ast.Starred)]
         builtin = qualified[len("builtins.") :] if qualified.startswith("builtins.") else None
         if builtin == "enumerate" and arguments:
@@ -360,8 +397,9 @@ class Evidence:
         kind = self.vocabulary.kind_of_call(qualified)
         if kind is not None:
             return Obj(kind, f"built by `{text(function)}(...)`", call.lineno, owned=True)
-        if qualified.startswith("torch."):  # ``torch.softmax(X)`` of a tensor of the module's own
-            derived = self._derived([self.of(argument) for argument in arguments], call)
+        if qualified.startswith("torch."):  # ``torch.softmax(X)``
+            tensor_valued = qualified in _TENSOR_FUNCTIONS or qualified.startswith("torch.nn.functional.")
+            derived = self._derived([self.of(argument) for argument in arguments], call, tensor_valued)
             if derived is not None:
                 return derived
         built = self.survey.imported.class_kind(qualified)
@@ -515,9 +553,12 @@ class Evidence:
             for call in self.calls_of(function.name):
                 argument = argument_at(call, parameter.arg, position)
                 found = self.of(argument) if argument is not None else None
-                if isinstance(found, Obj):
-                    why = f"{found.cited(call.lineno)}, passed as `{parameter.arg}`"
-                    return Obj(found.kind, why, call.lineno, holds=found.holds)
+                if isinstance(found, (Tup, Seq)) and not _holds_an_object(found):
+                    continue
+                if isinstance(found, (Obj, Tup, Seq)):  # ``save_loss((tokens_per_expert, scores))`` too
+                    def passed(obj: Obj, call: ast.Call = call) -> Obj:
+                        return replace(obj, why=f"{obj.why} at line {obj.line or call.lineno}, passed as `{parameter.arg}`", line=call.lineno)
+                    return _marked(found, passed)
         finally:
             self._active.discard(key)
         return None

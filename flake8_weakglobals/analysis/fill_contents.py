@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from .evidence import Obj, Tup, Value
+from .evidence import Obj, Seq, Tup, Value
 from .recorded_uses import Fill
 
 
@@ -32,11 +32,14 @@ class Held:
 
 
 def object_in_tuple(value: Value) -> Optional[Obj]:
-    pending = list(value.items) if isinstance(value, Tup) else []
+    """A framework object inside a tuple (or a list: ``save([loss, scores])``), at any depth."""
+    pending = list(value.items) if isinstance(value, Tup) else [value.element] if isinstance(value, Seq) else []
     while pending:
         item = pending.pop()
         if isinstance(item, Tup):
             pending.extend(item.items)
+        elif isinstance(item, Seq):
+            pending.append(item.element)
         elif isinstance(item, Obj):
             return item
     return None

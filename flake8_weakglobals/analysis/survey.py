@@ -15,7 +15,7 @@ from typing import Callable, Iterator, Optional
 
 from ..index.summaries import KEEPING_METHODS, wraps_a_cache
 from ..syntax.container_expressions import ContainerType, classify, root_name
-from ..syntax.qualified_names import Names
+from ..syntax.qualified_names import Names, base_class
 from ..syntax.scopes import COMPOUND, FunctionNode, function_parameters, nested_blocks
 from .framework_types import Vocabulary
 from .imported_kinds import CACHE_DECORATORS, NOWHERE, Imported, ImportedContainer, ImportedKeeper
@@ -364,13 +364,14 @@ def _settle_class_kinds(survey: Survey, vocabulary: Vocabulary) -> None:
     lineage_of = functools.partial(_lineage_of, weakref.proxy(survey), vocabulary)
     for info in survey.classes.values():
         info.lineage_of = lineage_of
-        info.local_bases.extend(base.id for base in info.node.bases if isinstance(base, ast.Name) and base.id in survey.classes)
+        bases = [base_class(base) for base in info.node.bases]
+        info.local_bases.extend(base.id for base in bases if isinstance(base, ast.Name) and base.id in survey.classes)
 
 
 def _lineage_of(survey: Survey, vocabulary: Vocabulary, info: ClassInfo) -> FrameworkLineage:
     """A framework base named by the class itself (through its imports, or another project module's class)
     wins; else the first local base that has one passes it down, in any definition order."""
-    for base in info.node.bases:
+    for base in map(base_class, info.node.bases):
         if isinstance(base, ast.Name) and base.id in survey.classes:
             continue
         qualified = survey.names.qualify(base)

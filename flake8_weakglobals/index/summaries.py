@@ -15,7 +15,7 @@ from typing import Iterator, Optional
 
 from ..syntax.container_expressions import ContainerType, classify
 from ..syntax.mentions import Mentions
-from ..syntax.qualified_names import Names
+from ..syntax.qualified_names import Names, base_class
 
 CACHE_FUNCTIONS = frozenset({"functools.lru_cache", "functools.cache"})
 _CACHE_FUNCTION_NAMES = frozenset(name.rpartition(".")[2] for name in CACHE_FUNCTIONS)  # a wrapper calls one
@@ -100,7 +100,7 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
                     if target:
                         summary.aliases[local_name] = absolute(target, module, is_package)
         elif isinstance(statement, ast.ClassDef):
-            summary.classes[statement.name] = [q for base in statement.bases if (q := qualify(base))]
+            summary.classes[statement.name] = [q for base in statement.bases if (q := qualify(base_class(base)))]
             _summarize_class_containers(summary, statement, names)
             holdings = _holdings(statement, qualify)
             if holdings:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..analysis.evidence import Evidence, Obj, Seq, Value, element_of, text
+from ..analysis.evidence import Evidence, Obj, text
 from ..analysis.fill_contents import object_in_tuple
 from ..analysis.survey import CachedFunction, KeptArgument, Survey
 from ..syntax.scopes import function_parameters
@@ -71,7 +71,7 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
             break
         value = evidence.of_annotation(parameter.annotation)
         # a tuple of tensors is hashable: ``Tuple[Tensor, Tensor]``, or ``Tuple[Chunk, ...]`` read as a sequence
-        obj = value if isinstance(value, Obj) else object_in_tuple(value) or _element(value)
+        obj = value if isinstance(value, Obj) else object_in_tuple(value)
         if obj is not None:
             found = Obj(obj.kind, f"parameter `{parameter.arg}: {text(parameter.annotation)}`", parameter.lineno, holds=obj.holds)  # type: ignore[arg-type]
         elif parameter.annotation is None and owner is None:
@@ -97,11 +97,6 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
         edits=fix.edits,
         runtime_names=fix.runtime_names,
     )
-
-
-def _element(value: Value) -> Optional[Obj]:
-    element = element_of(value) if isinstance(value, Seq) else None
-    return element if isinstance(element, Obj) else None
 
 
 def judge_kept_by_cache(kept: KeptArgument, evidence: Evidence) -> Optional[Finding]:

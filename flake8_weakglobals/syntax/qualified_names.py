@@ -89,3 +89,8 @@ class Names:
 def is_our_runtime(module: str) -> bool:
     """``flake8_weakglobals.runtime`` or a vendored copy of it (``pkg._weakglobals_runtime``)."""
     return module == "flake8_weakglobals.runtime" or module.rpartition(".")[2] == "_weakglobals_runtime"
+
+
+def base_class(base: ast.expr) -> ast.expr:
+    """The class a base names: ``Base`` for ``Base[T]`` (a generic base), the base itself otherwise."""
+    return base.value if isinstance(base, ast.Subscript) else base
