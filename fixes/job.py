@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-from flake8_weakglobals.analysis.framework_types import Vocabulary
 from flake8_weakglobals.frontends.check_one_file import check_file, internal_error, reportable
 from flake8_weakglobals.frontends.config import Settings
 from flake8_weakglobals.index.project import context_for
@@ -110,7 +109,7 @@ def _verify(path: Path, before: ast.Module, text: str, settings: Settings) -> No
             after = ast.parse(text)
     except SyntaxError as error:
         raise VerificationError(f"the rewrite would not compile (line {error.lineno}: {error.msg})") from None
-    found = reportable(analyze(after, text, Vocabulary(settings.extra_types), context_for(path)), text, settings)
+    found = reportable(analyze(after, text, settings.vocabulary, context_for(path)), text, settings)
     again, _ = refuse_used_elsewhere(path, [finding for finding in found if finding.fixable])
     if again:
         raise VerificationError(f"a second run would rewrite {again[0].name} again (line {again[0].line})")

@@ -111,7 +111,8 @@ ANY = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dict
 #: Values each key accepts; anything else drawn for a key must be refused when its shape is wrong.
 GOOD: dict[str, list[Any]] = {
     "select": [["WG001"], ["WG"]], "extend-select": [["WG007"], []], "ignore": [["WG006"], []], "exclude": [["generated/*"], []],
-    "extend-exclude": [["*_pb2.py", "./scratch.py"]], "extra-types": [["mylib.graph.Node"], []], "runtime": ["vendor", "import"],
+    "extend-exclude": [["*_pb2.py", "./scratch.py"]], "extra-types": [["mylib.graph.Node"], []],
+    "extra-module-bases": [["mylib.layers.Base"], []], "runtime": ["vendor", "import"],
 }
 _KEY = st.sampled_from([*KEYS, "colour"])
 _TABLE = st.dictionaries(_KEY, ANY, max_size=3) | st.dictionaries(_KEY, st.sampled_from([value for values in GOOD.values() for value in values]), max_size=3)

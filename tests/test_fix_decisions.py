@@ -217,7 +217,7 @@ def test_objects_built_where_the_container_is_filled_are_never_dropped_by_a_fix(
     head = HEAD.replace("names = {}", "names = {nn.ReLU(): 'relu'}")
     code, why = decide(FILL, head)
     assert code == "WG001" and "built where it is filled (built by `nn.ReLU(...)`" in why
-    code, why = decide("", HEAD.replace("names = {}", "names = [torch.empty(8)]"))
+    code, why = decide("def scratch():\n    names.append(torch.empty(8))\n", HEAD.replace("names = {}", "names = []"))
     assert code == "WG007" and "a weak container would drop them at once" in why
 
 

@@ -42,6 +42,9 @@ def fixable(text: str, tree: ast.Module) -> list[Finding]:
 
 
 
+#: Rules whose findings the codemod leaves to a human: a workspace (the container is its objects' only
+#: owner), value registries (no weak-value fix yet), finalizers that hold their object (a new callback).
+NEVER_FIXED = {"WG007", "WG008", "WG009"}
 #: One program per rule, each drawn through the same property as the generated ones: which rules a random
 #: (or derandomized) draw reaches changes with the hypothesis release, so the coverage check rests on these.
 RULE_EXAMPLES = {
@@ -52,6 +55,8 @@ RULE_EXAMPLES = {
     "WG005": "import torch\nfrom torch import nn\nby_id = {}\n\n\ndef shape_of(weight: nn.Parameter):\n    if id(weight) not in by_id:\n        by_id[id(weight)] = weight.shape\n    return by_id[id(weight)]\n",
     "WG006": "import functools\nimport torch\nfrom torch import nn\n\n\n@functools.lru_cache(maxsize=None)\ndef device_of(module: nn.Module):\n    return next(module.parameters()).device\n",
     "WG007": "import torch\npool = []\n\n\ndef workspace():\n    pool.append(torch.empty(8))\n",
+    "WG008": "import torch\nfrom torch import nn\nby_name = {}\n\n\ndef remember(name: str, module: nn.Module):\n    by_name[name] = module\n",
+    "WG009": "import weakref\nimport torch\n\n\ndef track(t: torch.Tensor):\n    weakref.finalize(t, print, t)\n",
     "several": "import torch\nfrom torch import nn\nnames = {}\nseen = set()\n\n\ndef remember(module: nn.Module, name: str):\n    names[module] = name\n    seen.add(module)\n",
 }
 
@@ -81,8 +86,8 @@ def test_every_rewrite_of_a_generated_program_compiles_converges_and_adds_no_pyf
         rewrites_are_sound = example(text)(rewrites_are_sound)
     rewrites_are_sound()
     # Else the property could hold by never exercising a rule: the explicit examples reach every rule and fix
-    # every fixable one (WG007 is never fixable), whatever the generated draws do.
-    assert reached == set(RULES) and fixed == set(RULES) - {"WG007"} and any(several)
+    # every fixable one, whatever the generated draws do.
+    assert reached == set(RULES) and fixed == set(RULES) - NEVER_FIXED and any(several)
 
 
 PREAMBLE = "import torch\nfrom torch import nn\nregistry = {}\nclass Holder(nn.Module):\n    seen = set()\n"

@@ -65,7 +65,7 @@ def test_github_annotations_escape_the_file_name_and_count_columns_in_characters
     done = weakglobals("--output-format", "github", "odd,name:1%.py", cwd=project)
     assert done.stdout == (
         "::warning file=odd%2Cname%3A1%25.py,line=2,col=10,title=WG001::module-level dict `names` is keyed by "
-        "nn.Module objects (parameter `m: nn.Module` at line 4)\n"
+        "nn.Module objects (parameter `m: nn.Module` at line 3)\n"
     )
     # flake8's column counts UTF-8 bytes: the text and JSON formats keep it, as flake8 does
     assert weakglobals("odd,name:1%.py", cwd=project).stdout.startswith("odd,name:1%.py:2:14: WG001")
@@ -118,11 +118,11 @@ def test_show_source_puts_the_caret_under_the_container_and_says_why_and_what_to
         "    14 | def unique_device(module: torch.nn.Module) -> torch.device:",
     ]
     assert lines[4].startswith("       = the cache is a process-wide dict with strong keys that keeps them alive")
-    at = lines.index("odd,name:1%.py:2:14: WG001 module-level dict `names` is keyed by nn.Module objects (parameter `m: nn.Module` at line 4)")
+    at = lines.index("odd,name:1%.py:2:14: WG001 module-level dict `names` is keyed by nn.Module objects (parameter `m: nn.Module` at line 3)")
     assert lines[at + 1 : at + 5] == [
         "    2 | ö = '😀'; names = {}",
         "      |          ^",
-        "    4 |     names[m] = 1",
+        "    3 | def add(m: nn.Module):",
         "      = it keeps them alive for the life of the process; key it weakly by identity with WeakIdMap "
         "(`python -m fixes.apply` rewrites it)",
     ]
@@ -131,7 +131,7 @@ def test_show_source_puts_the_caret_under_the_container_and_says_why_and_what_to
 def test_standard_input_is_checked_as_the_named_file_with_its_noqa(project: Path) -> None:
     done = weakglobals("-", "--stdin-filename", "pkg/mod.py", cwd=project, stdin=PINNING)
     assert (done.returncode, done.stdout) == (1, "pkg/mod.py:3:1: WG001 module-level dict `names` is keyed by nn.Module "
-                                               "objects (parameter `module: nn.Module` at line 7)\n")
+                                               "objects (parameter `module: nn.Module` at line 6)\n")
     silenced = weakglobals("-", cwd=project, stdin=PINNING.replace("names = {}", "names = {}  # noqa: WG001"))
     assert (silenced.returncode, silenced.stdout) == (0, "")
     broken = weakglobals("-", "--stdin-filename", "x.py", cwd=project, stdin="import torch\ndef f(:\n")
@@ -216,7 +216,7 @@ def test_sarif_log_is_valid_documents_the_rules_and_carries_the_codemods_fix(pro
     assert run["columnKind"] == "utf16CodeUnits" and odd["locations"][0]["physicalLocation"]["region"]["startColumn"] == 11
     names = by_name["names"]
     assert names["locations"][0]["physicalLocation"] == {"artifactLocation": {"uri": "pins.py"}, "region": {"startLine": 3, "startColumn": 1}}
-    assert names["relatedLocations"][0]["physicalLocation"]["region"] == {"startLine": 7}
+    assert names["relatedLocations"][0]["physicalLocation"]["region"] == {"startLine": 6}
     assert by_name["names"]["fixes"] == by_name["other"]["fixes"] and "fixes" not in by_name["_models"]
     assert run["invocations"][0]["executionSuccessful"] is False
     assert run["invocations"][0]["toolExecutionNotifications"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "broken.py"

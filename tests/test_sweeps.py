@@ -18,9 +18,13 @@ from flake8_weakglobals.analysis.framework_types import Vocabulary, may_mention_
 
 EXPECTED = {
     "torch": {
+        # never emptied: reset_makefx_module_storage() is defined and called nowhere
+        ("_higher_order_ops/invoke_leaf_function.py", 26, "WG008"),
         ("_subclasses/fake_tensor.py", 197, "WG004"),
         ("_utils.py", 276, "WG002"),
         ("ao/quantization/fx/utils.py", 250, "WG006"),
+        ("distributed/tensor/_collective_utils.py", 322, "WG006"),  # keyed by DeviceMesh, which holds its rank tensor
+        ("distributed/tensor/_redistribute.py", 639, "WG008"),  # the planner holds the mesh its weakref key names
         ("distributed/tensor/debug/_op_coverage.py", 15, "WG002"),
     },
     "deepspeed": {
@@ -29,6 +33,7 @@ EXPECTED = {
         ("ops/transformer/inference/ds_mlp.py", 16, "WG007"),
         ("ops/transformer/inference/op_binding/workspace.py", 59, "WG007"),
         ("runtime/zero/parameter_offload.py", 20, "WG002"),
+        ("runtime/zero/partition_parameters.py", 726, "WG003"),  # intended: a buffer free_buffer() empties
         ("runtime/zero/partitioned_param_coordinator.py", 633, "WG006"),
         ("utils/debug.py", 12, "WG001"),
         ("utils/debug.py", 13, "WG001"),
@@ -73,7 +78,8 @@ def test_flake8_over_both_packages_reports_exactly_these_and_nothing_else() -> N
         path, number, _, message = line.split(":", 3)
         package = next(name for name, root in roots.items() if Path(path).is_relative_to(root))
         found[package].add((Path(path).relative_to(roots[package]).as_posix(), int(number), message.split()[0]))
-    assert found == EXPECTED
+    # --select WG is every default code: the opt-in WG007 only by its full code
+    assert found == {package: {f for f in findings if f[2] != "WG007"} for package, findings in EXPECTED.items()}
 
 
 
@@ -92,8 +98,11 @@ def test_the_codemod_on_every_flagged_file_compiles_converges_and_adds_no_pyflak
     changed = {path.relative_to(tmp_path).as_posix() for path, text in originals.items() if path.read_text() != text}
     assert changed == {
         "deepspeed/utils/debug.py",
+        # WG006: `Module` comes through a star import of the installed deepspeed, which the index now reads
+        "deepspeed/runtime/zero/partitioned_param_coordinator.py",
         "torch/_subclasses/fake_tensor.py",
         "torch/ao/quantization/fx/utils.py",  # WG006: functools.cache becomes weak_cache
+        "torch/distributed/tensor/_collective_utils.py",  # WG006: a DeviceMesh (value equality) stays keyed as a dict keys it
     }
 
     for path, before in originals.items():

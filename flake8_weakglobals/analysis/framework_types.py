@@ -6,8 +6,10 @@ Evidence is always structural: a type in an annotation, a constructor call, an i
 from __future__ import annotations
 
 import functools
+import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Optional
 
 MODULE = "module"
@@ -89,16 +91,38 @@ def compares_by_value(kind: str) -> bool:
     return kind in (TENSOR, PARAMETER)
 
 
+ECOSYSTEM_TABLE = Path(__file__).with_name("ecosystem_classes.json")
+
+
+@functools.lru_cache(maxsize=1)
+def ecosystem() -> dict[str, dict[str, str]]:
+    """The shipped table of the ecosystem's well-known classes (``derive_ecosystem.py`` writes it from the real
+    packages; ``derived_from`` says which versions): their kinds, and the classes that hold framework
+    objects. Read on first use; an unreadable table only means knowing less."""
+    try:
+        table = json.loads(ECOSYSTEM_TABLE.read_text(encoding="utf-8"))
+        return {"kinds": dict(table["kinds"]), "holders": dict(table["holders"]), "packages": dict(table["derived_from"])}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {"kinds": {}, "holders": {}, "packages": {}}
+
+
 @dataclass(frozen=True)
 class Vocabulary:
-    """The framework types, extended by ``--weakglobals-extra-types`` (qualified class names)."""
+    """The framework types: torch's, the ecosystem's well-known classes (Lightning, transformers, diffusers,
+    Megatron, ... from the shipped table, for when those distributions are not installed where the linter
+    runs), ``extra-module-bases`` (classes whose subclasses are modules) and ``extra-types`` (classes whose
+    instances count as framework objects of their own kind)."""
 
     extra_types: frozenset[str] = frozenset()
+    module_bases: frozenset[str] = frozenset()
+    with_ecosystem: bool = True  # off only to derive the table itself
 
     def kind_of_type(self, qualified: str) -> Optional[str]:
         """The kind of instances of the class named ``qualified``, or None if it is not a framework type."""
         if qualified in self.extra_types:
             return qualified
+        if qualified in self.module_bases:
+            return MODULE
         if qualified in _PARAMETER_TYPES:
             return PARAMETER
         if qualified in _TENSOR_TYPES:
@@ -112,7 +136,12 @@ class Vocabulary:
             return SCHEDULER  # LRScheduler, _LRScheduler, ReduceLROnPlateau, SWALR, ...
         if qualified.startswith("torch.optim.") and last[:1].isupper():
             return OPTIMIZER  # Optimizer, torch.optim.adam.Adam, SGD, ...
-        return None
+        return ecosystem()["kinds"].get(qualified) if self.with_ecosystem and "." in qualified else None
+
+    def holding(self, qualified: str) -> Optional[str]:
+        """What instances of the ecosystem class ``qualified`` hold (``transformers.Trainer``: its model), from
+        the shipped table."""
+        return ecosystem()["holders"].get(qualified) if self.with_ecosystem else None
 
     def kind_of_call(self, qualified: str) -> Optional[str]:
         """The kind of object a call to ``qualified`` returns: a framework class or a tensor factory."""
@@ -122,9 +151,10 @@ class Vocabulary:
 
 
 @functools.lru_cache(maxsize=8)
-def _prefilter(extra_types: frozenset[str]) -> re.Pattern[str]:
+def _prefilter(extra_types: frozenset[str], module_bases: frozenset[str]) -> re.Pattern[str]:
     words = ["torch", r"(?:modules|parameters|buffers|children)\s*\(", r"register_\w*hook", "lru_cache", r"import \*"]
-    words.extend(re.escape(qualified.rpartition(".")[2]) for qualified in sorted(extra_types))
+    words.extend(re.escape(qualified.rpartition(".")[2]) for qualified in sorted(extra_types | module_bases))
+    words.extend(rf"import {package}\b|from {package}\b" for package in sorted(ecosystem()["packages"]))  # a LightningModule file may never name torch
     return re.compile("|".join(words))
 
 
@@ -134,4 +164,4 @@ def may_mention_framework(source: str, vocabulary: Vocabulary) -> bool:
 
     flake8 runs every installed plugin on every file, so this is what the plugin costs most files.
     """
-    return _prefilter(vocabulary.extra_types).search(source) is not None
+    return _prefilter(vocabulary.extra_types, vocabulary.module_bases).search(source) is not None

@@ -69,10 +69,13 @@ class Imported:
         """A project class whose ``__init__`` stores a framework object (or an instance of another such class,
         ``depth`` levels down) on its instances: they hold it. Asked only of classes with no framework base
         (``class_kind`` answers first). The kind is the class's own name; the reason says what it holds."""
-        if self.context is None or depth < 0:
+        if depth < 0:
             return None
-        absolute = self.context.absolute(qualified)
-        found = self.context.index.holdings(absolute)
+        absolute = self.context.absolute(qualified) if self.context is not None else qualified
+        known = self.vocabulary.holding(absolute)
+        if known is not None:
+            return ImportedKind(absolute.rpartition(".")[2], known)
+        found = self.context.index.holdings(absolute) if self.context is not None else None
         if found is None:
             return None
         module, holdings = found

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from ..analysis.framework_types import Vocabulary, may_mention_framework
+from ..analysis.framework_types import may_mention_framework
 from ..index.project import context_for
 from ..rules.analyze_module import analyze
 from ..rules.findings import Finding
@@ -40,7 +40,7 @@ def check_file(path: Path, settings: Settings) -> CheckedFile:
 
 def check_source(path: Path, source: Source, settings: Settings) -> CheckedFile:
     """A source already read (a file, or standard input checked as ``path``)."""
-    vocabulary = Vocabulary(settings.extra_types)
+    vocabulary = settings.vocabulary
     if not may_mention_framework(source.text, vocabulary):
         return CheckedFile(path, source)
     try:

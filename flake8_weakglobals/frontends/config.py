@@ -24,6 +24,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
+from ..analysis.framework_types import Vocabulary
 from ..rules.codes import DEFAULT_IGNORED, RULES
 from ..source.python_files import Excludes, exclude_patterns
 
@@ -64,6 +65,7 @@ def opted_in(selectors: Iterable[str]) -> frozenset[str]:
 @dataclass(frozen=True)
 class Settings:
     extra_types: frozenset[str] = frozenset()
+    extra_module_bases: frozenset[str] = frozenset()  # classes whose subclasses and instances are nn.Modules
     select: frozenset[str] = frozenset()  # empty: every default code
     extend_select: frozenset[str] = frozenset()  # added to ``select`` (or to the defaults)
     ignore: frozenset[str] = frozenset()
@@ -79,12 +81,16 @@ class Settings:
         selected = not self.select or code.startswith(tuple(self.select | self.extend_select))
         return selected and not code.startswith(tuple(self.ignore))
 
+    @property
+    def vocabulary(self) -> Vocabulary:
+        return Vocabulary(self.extra_types, self.extra_module_bases)
+
     def override(self, **values: Any) -> Settings:
         """Command-line values (those given, not None) win over the file's."""
         return replace(self, **{key: value for key, value in values.items() if value is not None})
 
 
-_LISTS = ("extra-types", "select", "extend-select", "ignore", "exclude", "extend-exclude")
+_LISTS = ("extra-types", "extra-module-bases", "select", "extend-select", "ignore", "exclude", "extend-exclude")
 KEYS = (*_LISTS, "runtime")
 
 
@@ -158,6 +164,7 @@ def settings_from_table(table: dict[str, Any], path: Path) -> Settings:
         raise ConfigError(f"{where} select is empty, which would select no code: remove it for the default codes")
     return Settings(
         extra_types=parse_extra_types(strings("extra-types"), f"{where} extra-types"),
+        extra_module_bases=parse_extra_types(strings("extra-module-bases"), f"{where} extra-module-bases"),
         select=parse_codes(strings("select"), f"{where} select"),
         extend_select=parse_codes(strings("extend-select"), f"{where} extend-select"),
         ignore=parse_codes(strings("ignore"), f"{where} ignore"),
@@ -180,6 +187,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--extend-exclude", action="append", metavar="PATTERNS",
                         help="like --exclude, but added to the configured and default patterns")
     parser.add_argument("--extra-types", help="comma-separated qualified class names that count as framework objects")
+    parser.add_argument("--extra-module-bases", help="comma-separated qualified class names whose subclasses are nn.Modules "
+                        "(an ecosystem's base classes the shipped table does not know)")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--config", type=Path, metavar="FILE",
                        help="read [tool.weakglobals] from FILE instead of the nearest pyproject.toml that has it")
@@ -212,6 +221,8 @@ def settings_for(arguments: argparse.Namespace) -> Settings:
         extend_select=parse_codes(_split(arguments.extend_select), "--extend-select") if arguments.extend_select else None,
         ignore=parse_codes(_split(arguments.ignore), "--ignore") if arguments.ignore else None,
         extra_types=parse_extra_types(_split(arguments.extra_types), "--extra-types") if arguments.extra_types else None,
+        extra_module_bases=parse_extra_types(_split(arguments.extra_module_bases), "--extra-module-bases")
+        if arguments.extra_module_bases else None,
         exclude=exclude,
         runtime=getattr(arguments, "runtime", None),
     )

@@ -39,16 +39,25 @@ class WeakGlobalsChecker:
             comma_separated_list=True,
             help="Qualified class names whose instances count as framework objects too (e.g. mylib.graph.Node).",
         )
+        manager.add_option(
+            "--weakglobals-extra-module-bases",
+            default=[],
+            parse_from_config=True,
+            comma_separated_list=True,
+            help="Qualified class names whose subclasses are nn.Modules (e.g. mylib.layers.BaseLayer), beside the "
+            "ecosystem's well-known bases the plugin ships.",
+        )
         manager.extend_default_ignore(list(DEFAULT_IGNORED))
 
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:
         try:
             extra = parse_extra_types(options.weakglobals_extra_types, "weakglobals-extra-types (flake8 configuration)")
+            bases = parse_extra_types(options.weakglobals_extra_module_bases, "weakglobals-extra-module-bases (flake8 configuration)")
         except ConfigError as error:
             print(f"flake8-weakglobals: {error}", file=sys.stderr)
             raise SystemExit(2) from None
-        cls.vocabulary = Vocabulary(extra)
+        cls.vocabulary = Vocabulary(extra, bases)
         selectors = [*(options.select or ()), *(getattr(options, "extend_select", None) or ())]
         cls.opted_in = opted_in(code.strip().upper() for code in selectors)
 

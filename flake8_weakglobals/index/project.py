@@ -17,8 +17,10 @@ import ast
 import hashlib
 import json
 import os
+import sys
 import tempfile
 import warnings
+from importlib.machinery import PathFinder
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterator, Optional
@@ -176,14 +178,17 @@ class ProjectIndex:
         return loaded[1]
 
     def _find(self, name: str) -> Optional[tuple[Path, bool]]:
-        if self.package and name.partition(".")[0] != self.package:
-            return None
+        top = name.partition(".")[0]
+        if self.package and top != self.package:
+            return None  # an installed package is a project of its own: never the distributions beside it
         for root in self.roots:
             base = root.joinpath(*name.split("."))
             for path, is_package in ((base / "__init__.py", True), (base.with_name(base.name + ".py"), False)):
                 if path.is_file():
                     return path, is_package
-        return None
+        if self.package or top in _OWN_TOPS.setdefault(tuple(self.roots), _top_levels(self.roots)):
+            return None
+        return installed_module(name)
 
     def _summary(self, path: Path, stamp: tuple[int, int], name: str, is_package: bool) -> Optional[ModuleSummary]:
         if stamp[0] > _MAX_FILE_BYTES:
@@ -358,6 +363,49 @@ class ModuleContext:
 
     def absolute(self, qualified: str) -> str:
         return absolute(qualified, self.name, self.is_package)
+
+
+def _top_levels(roots: list[Path]) -> frozenset[str]:
+    """The top-level names a project's roots define: those are never looked for among installed distributions."""
+    names = set()
+    for root in roots:
+        try:
+            names.update(entry.name.partition(".")[0] for entry in os.scandir(root))
+        except OSError:
+            continue
+    return frozenset(names)
+
+
+_OWN_TOPS: dict[tuple[Path, ...], frozenset[str]] = {}
+_INSTALLED: dict[str, Optional[tuple[Path, bool]]] = {}
+_MAX_INSTALLED_MODULES = 512  # per process: a check reaching into a huge distribution stays bounded
+
+
+def installed_module(name: str) -> Optional[tuple[Path, bool]]:
+    """Where the import system would find the module ``name`` among the distributions installed where the
+    linter runs, found with its path finders (``importlib.machinery.PathFinder``), which read directories
+    and never run a line of the package (``importlib.util.find_spec`` would import its parents). Only
+    Python source counts: a compiled-only module, a namespace directory or anything unreadable is unknown.
+    The standard library is never summarised."""
+    if name in _INSTALLED:
+        return _INSTALLED[name]
+    found: Optional[tuple[Path, bool]] = None
+    parent, _, _ = name.rpartition(".")
+    if parent:
+        container = installed_module(parent)
+        locations = [str(container[0].parent)] if container is not None and container[1] else None
+    else:
+        locations = None if name in sys.stdlib_module_names else sys.path
+    if locations is not None and len(_INSTALLED) < _MAX_INSTALLED_MODULES:
+        try:
+            spec = PathFinder.find_spec(name, locations)
+        except (ImportError, OSError, ValueError):  # a broken path hook or entry: that module is unknown
+            spec = None
+        origin = getattr(spec, "origin", None)
+        if origin and origin.endswith(".py") and os.path.isfile(origin):
+            found = Path(origin), spec.submodule_search_locations is not None  # type: ignore[union-attr]
+    _INSTALLED[name] = found
+    return found
 
 
 INSTALLED_ROOTS = frozenset({"site-packages", "dist-packages"})

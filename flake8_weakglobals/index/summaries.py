@@ -149,20 +149,43 @@ def _holdings(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int]]:  
         if attribute is None:
             continue
         value = node.value
-        said: Optional[ast.expr] = node.annotation if isinstance(node, ast.AnnAssign) else None
-        if isinstance(value, ast.Call):
-            said = value.func
-        elif isinstance(value, ast.Name) and value.id in annotations:
-            said = annotations[value.id]
-        if isinstance(said, ast.Constant) and isinstance(said.value, str):  # ``chunks: "Chunk"``
-            try:
-                said = ast.parse(said.value, mode="eval").body
-            except SyntaxError:
-                said = None
-        spelled = [q for part in ast.walk(said) if isinstance(part, (ast.Name, ast.Attribute)) and (q := qualify(part))] if said is not None else []
+        if isinstance(value, ast.Call):  # ``self.buffer = torch.zeros(...)``, ``self.chunk = Chunk(...)``
+            spelled = [name] if (name := qualify(value.func)) else []
+        else:  # ``self.x: T = ...``, or ``self.model = model`` with ``model: nn.Module``
+            said = node.annotation if isinstance(node, ast.AnnAssign) else None
+            if said is None and isinstance(value, ast.Name):
+                said = annotations.get(value.id)
+            spelled = _instance_types(said, qualify) if said is not None else []
         if spelled:
             found.append((attribute, spelled, node.lineno))
     return found
+
+
+#: Generics whose parameters are no instances: ``type[Tensor]`` holds a class, ``Callable[[Tensor], ...]`` a function.
+_NOT_INSTANCES = frozenset({"type", "Type", "Callable", "Literal"})
+
+
+def _instance_types(annotation: ast.expr, qualify) -> list[str]:  # type: ignore[no-untyped-def]
+    """The absolute names of the classes whose instances an annotation says it holds: ``Chunk`` in
+    ``Optional[List[Chunk]]`` and ``"Chunk"``, both sides of ``Dict[str, nn.Module]`` and ``A | B``; never
+    what ``type[...]`` or ``Callable[...]`` name, nor the generic itself."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            return _instance_types(ast.parse(annotation.value, mode="eval").body, qualify)
+        except SyntaxError:
+            return []
+    if isinstance(annotation, (ast.Name, ast.Attribute)):
+        name = qualify(annotation)
+        return [name] if name else []
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return _instance_types(annotation.left, qualify) + _instance_types(annotation.right, qualify)
+    if isinstance(annotation, ast.Subscript):
+        generic = qualify(annotation.value) or ""
+        if generic.rpartition(".")[2] in _NOT_INSTANCES:
+            return []
+        parts = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+        return [name for part in parts for name in _instance_types(part, qualify)]
+    return []
 
 
 #: Calls that put their arguments into the container they are called on.

@@ -34,7 +34,7 @@ def analyze(
     (``project.context_for(path)``), names imported from the rest of its project are resolved too."""
     survey = survey_module(tree, vocabulary, Imported(context, vocabulary))
     scopes = Scopes(tree)
-    findings = judge_finalizers(tree, source, survey.names, scopes)
+    findings = judge_finalizers(tree, source, survey, scopes)
     if not survey.has_candidates:
         return sorted(findings, key=lambda finding: (finding.line, finding.col, finding.code))
     collected = collect(tree, source, survey, scopes)

@@ -247,7 +247,10 @@ class ContainerJudge:
     ) -> Optional[tuple[str, list[tuple[int, Obj]]]]:
         """Which code applies, with the ``(fill line, object)`` evidence for it; None when none does."""
         direct = [(h.fill.line, found, h.fill.at_import) for h in held if not h.fill.id_key and (found := h.object or h.in_tuple)]
-        if not self._rebound_by_every_instance(uses.slot):  # else the annotation describes the instances' own
+        filled_only_at_import = bool(held) and all(h.fill.at_import for h in held)  # the module's own table
+        if not self._rebound_by_every_instance(uses.slot) and not filled_only_at_import:
+            # the annotation says what callers will put there; it describes no table the module fills itself,
+            # nor a class attribute every instance replaces with its own
             direct += [(line, found, False) for line, found in self._annotated(uses.definitions)]
         if self._annotation_contradicts(uses.definitions):
             direct = []  # ``Set[Type[nn.Module]]`` holds classes, whatever a filling function's parameter says

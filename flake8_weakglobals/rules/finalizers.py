@@ -14,8 +14,8 @@ from typing import Optional
 
 from ..analysis.evidence import text
 from ..syntax.mentions import Mentions
-from ..syntax.qualified_names import Names
-from ..syntax.scopes import FUNCTIONS, Scopes
+from ..analysis.survey import Survey
+from ..syntax.scopes import FUNCTIONS, Scopes, function_parameters
 from .findings import Evidence as Proof, Finding
 
 #: The rule page of WG009 (``docs.py`` gathers it with the other families').
@@ -41,22 +41,23 @@ _FINALIZERS = {"weakref.finalize": "finalize", "weakref.ref": "ref"}
 _PARTIALS = {"functools.partial", "functools.partialmethod"}
 
 
-def judge_finalizers(module: ast.Module, source: str, names: Names, scopes: Scopes) -> list[Finding]:
+def judge_finalizers(module: ast.Module, source: str, survey: Survey, scopes: Scopes) -> list[Finding]:
     """WG009 for every ``weakref.finalize``/``weakref.ref`` call of the module that holds its own object."""
     mentions = Mentions(source)
     lines = mentions.words(["finalize", "ref"], then=r"\s*\(")
     if not lines:
         return []
     found = []
+    names = survey.names
     for node in scopes.index_parts(module, lambda part: Mentions.within(lines, part)):
         if type(node) is ast.Call and names.qualify(node.func) in _FINALIZERS and node.args:
-            finding = _judge(node, _FINALIZERS[names.qualify(node.func)], names, scopes)  # type: ignore[index]
+            finding = _judge(node, _FINALIZERS[names.qualify(node.func)], survey, scopes)  # type: ignore[index]
             if finding is not None:
                 found.append(finding)
     return found
 
 
-def _judge(call: ast.Call, kind: str, names: Names, scopes: Scopes) -> Optional[Finding]:
+def _judge(call: ast.Call, kind: str, survey: Survey, scopes: Scopes) -> Optional[Finding]:
     target = call.args[0]
     if not isinstance(target, (ast.Name, ast.Attribute)):
         return None
@@ -65,7 +66,7 @@ def _judge(call: ast.Call, kind: str, names: Names, scopes: Scopes) -> Optional[
     else:
         held = call.args[1:2] + [keyword.value for keyword in call.keywords if keyword.arg == "callback"]
     for position, value in enumerate(held):
-        refers = _refers_to(value, target, names, scopes, argument_itself=kind == "finalize", called=position == 0)
+        refers = _refers_to(value, target, survey, scopes, argument_itself=kind == "finalize", called=position == 0)
         if refers is not None:
             how, line = refers
             spelled = text(target)
@@ -88,7 +89,7 @@ def _judge(call: ast.Call, kind: str, names: Names, scopes: Scopes) -> Optional[
 
 
 def _refers_to(
-    value: ast.expr, target: ast.expr, names: Names, scopes: Scopes, argument_itself: bool, called: bool
+    value: ast.expr, target: ast.expr, survey: Survey, scopes: Scopes, argument_itself: bool, called: bool
 ) -> Optional[tuple[str, int]]:
     """How ``value`` (a finalizer's callable when ``called``, else one of its arguments) keeps ``target``
     alive, in words, with the line that shows it; None if it does not. ``self.handle`` as an argument is
@@ -96,11 +97,11 @@ def _refers_to(
     spelled = ast.dump(target)
     if argument_itself and ast.dump(value) == spelled:
         return f"it is passed `{text(value)}` itself", value.lineno
-    if called and isinstance(value, ast.Attribute) and ast.dump(value.value) == spelled:
+    if called and isinstance(value, ast.Attribute) and ast.dump(value.value) == spelled and _bound_method(value, survey, scopes):
         return f"`{text(value)}` is a bound method of it", value.lineno
     if isinstance(value, ast.Lambda) and (use := _use_of(value.body, target)) is not None:
         return f"the lambda `{text(value)}` uses it", use.lineno  # type: ignore[attr-defined]
-    if isinstance(value, ast.Call) and names.qualify(value.func) in _PARTIALS:
+    if isinstance(value, ast.Call) and survey.names.qualify(value.func) in _PARTIALS:
         for argument in [*value.args, *(keyword.value for keyword in value.keywords)]:
             if (use := _use_of(argument, target)) is not None:
                 return f"`{text(value)}` holds it", use.lineno  # type: ignore[attr-defined]
@@ -110,6 +111,21 @@ def _refers_to(
         if uses:
             return f"the nested function `{function.name}` uses it", uses[0].lineno  # type: ignore[union-attr,attr-defined]
     return None
+
+
+def _bound_method(attribute: ast.Attribute, survey: Survey, scopes: Scopes) -> bool:
+    """``obj.release`` binds ``obj``, unless ``obj`` is ``self`` and ``release`` is no instance method of its
+    class (a static or class method binds nothing of ``self``; an attribute may hold any function)."""
+    if not isinstance(attribute.value, ast.Name):
+        return True
+    resolved = scopes.resolve(attribute.value.id, attribute)
+    function = resolved[0] if resolved is not None else None
+    owner = survey.method_owner.get(function) if function is not None else None  # type: ignore[arg-type]
+    parameters = function_parameters(function) if isinstance(function, FUNCTIONS) else []
+    if owner is None or not parameters or parameters[0].arg != attribute.value.id:
+        return True  # not ``self``: a method called on an object binds it
+    methods = [cls.methods[attribute.attr] for cls in survey.lineage(owner) if attribute.attr in cls.methods]
+    return bool(methods) and methods[0] not in survey.unbound_methods
 
 
 def _use_of(node: ast.AST, target: ast.expr) -> Optional[ast.AST]:
