@@ -1,0 +1,130 @@
+"""Base classes from outside the project (accuracy class 6), through the real command line: a distribution
+installed where the linter runs is read with the import system's finders and never imported; one that is
+not installed is known from the shipped table; ``extra-module-bases`` adds more. A broken, compiled-only,
+unreadable or huge distribution never crashes a check, and a changed one is read again."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from flake8_weakglobals.analysis.framework_types import ECOSYSTEM_TABLE, MODULE, Vocabulary
+
+LINT = [sys.executable, "-m", "flake8_weakglobals.frontends.command", "--isolated"]
+
+USER = '''\
+import functools
+
+import torch
+from ecolib.layers import EcoModule
+from ecolib.broken import Broken
+from ecolib.compiled import Compiled
+
+
+class Rotary(EcoModule):
+    @functools.lru_cache(maxsize=None)
+    def freqs(self, n: int) -> torch.Tensor:
+        return torch.ones(n)
+
+
+class FromBroken(Broken):
+    @functools.lru_cache(maxsize=None)
+    def freqs(self, n: int) -> torch.Tensor:
+        return torch.ones(n)
+
+
+class FromCompiled(Compiled):
+    @functools.lru_cache(maxsize=None)
+    def freqs(self, n: int) -> torch.Tensor:
+        return torch.ones(n)
+'''
+
+
+@pytest.fixture()
+def installed(tmp_path: Path) -> tuple[Path, Path]:
+    """A distribution ``ecolib`` in its own site directory, and a user project beside it. Importing ecolib
+    would fail: its ``__init__`` raises, so a check that imported it could not find its module classes."""
+    site = tmp_path / "site"
+    package = site / "ecolib"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("raise RuntimeError('ecolib must never be imported by a linter')\n")
+    (package / "layers.py").write_text("from torch import nn\n\n\nclass EcoModule(nn.Module):\n    pass\n")
+    (package / "broken.py").write_text("class Broken(:\n")
+    (package / "compiled.cpython-311-x86_64-linux-gnu.so").write_bytes(b"\x7fELF not really")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("")
+    (project / "model.py").write_text(USER)
+    return site, project
+
+
+def run(project: Path, site: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(site), "NO_COLOR": "1", "WEAKGLOBALS_CACHE_DIR": str(project / ".cache")}
+    return subprocess.run([*LINT, *arguments, "model.py"], cwd=project, env=env, capture_output=True, text=True)
+
+
+def test_an_installed_distribution_is_read_and_never_imported(installed: tuple[Path, Path]) -> None:
+    site, project = installed
+    done = run(project, site)
+    assert done.returncode == 1 and done.stderr == "", done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split(":")[1] for line in lines] == ["10"], lines  # only Rotary: broken and compiled are unknown
+    assert "`self` is a `Rotary`, a subclass of `EcoModule`" in lines[0]
+
+
+def test_a_changed_installed_module_is_read_again(installed: tuple[Path, Path]) -> None:
+    site, project = installed
+    assert run(project, site).stdout.count("WG006") == 1
+    layers = site / "ecolib" / "layers.py"
+    layers.write_text("class EcoModule:\n    '''no longer a module'''\n")
+    assert run(project, site).stdout.count("WG006") == 0, "a stale summary was used"
+
+
+def test_an_unreadable_or_huge_installed_module_is_unknown(installed: tuple[Path, Path]) -> None:
+    site, project = installed
+    layers = site / "ecolib" / "layers.py"
+    layers.write_text("from torch import nn\n\n\nclass EcoModule(nn.Module):\n    pass\n" + "#" * 2_100_000 + "\n")
+    done = run(project, site)
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    if os.geteuid() != 0:  # root reads anything
+        layers.write_text("from torch import nn\n\n\nclass EcoModule(nn.Module):\n    pass\n")
+        layers.chmod(0)
+        done = run(project, site)
+        assert (done.returncode, done.stderr) == (0, ""), done.stderr
+
+
+def test_extra_module_bases_name_a_base_nothing_else_knows(installed: tuple[Path, Path]) -> None:
+    site, project = installed
+    (project / "model.py").write_text(USER.replace("ecolib.layers", "notinstalled.layers"))
+    assert "WG006" not in run(project, site).stdout
+    done = run(project, site, "--extra-module-bases", "notinstalled.layers.EcoModule")
+    assert done.stdout.count("WG006") == 1, done.stdout + done.stderr
+
+
+def test_the_shipped_table_knows_the_ecosystem_bases_and_where_it_came_from() -> None:
+    table = json.loads(ECOSYSTEM_TABLE.read_text(encoding="utf-8"))
+    assert all("==" in version for version in table["derived_from"].values())
+    vocabulary = Vocabulary()
+    for name in (
+        "lightning.LightningModule", "pytorch_lightning.LightningModule", "lightning.pytorch.LightningModule",
+        "transformers.PreTrainedModel", "transformers.modeling_utils.PreTrainedModel", "diffusers.ModelMixin",
+        "megatron.core.transformer.module.MegatronModule", "torchmetrics.Metric",
+        "megatron.core.models.common.embeddings.rotary_pos_embedding.RotaryEmbedding",
+    ):
+        assert vocabulary.kind_of_type(name) == MODULE, name
+    assert "holds nn.Module objects" in (vocabulary.holding("transformers.Trainer") or "")
+    assert Vocabulary(with_ecosystem=False).kind_of_type("transformers.PreTrainedModel") is None
+
+
+def test_a_module_deriving_from_an_ecosystem_base_is_reported_without_the_distribution(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "model.py").write_text(
+        "import functools\nfrom transformers import PreTrainedModel\n\n\nclass Model(PreTrainedModel):\n"
+        "    @functools.lru_cache(maxsize=32)\n    def rope(self, n: int):\n        return n\n"
+    )
+    done = subprocess.run([*LINT, "model.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert "WG006 `@functools.lru_cache` on `Model.rope`" in done.stdout, done.stdout + done.stderr
