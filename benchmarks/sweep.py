@@ -43,6 +43,7 @@ DATA = HERE / "sweep"
 DEFAULT_ROOT = Path("/work/sweep")
 VERDICTS = ("true", "intended", "false")
 LOCATIONS = ("library", "tests", "scripts", "examples", "docs")
+SELECTION = ("--select", "WG")  # what the README tells users to run: precision counts all it reports
 FINDING_LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>WG\d{3}) (?P<message>.*)$")
 
 
@@ -61,6 +62,7 @@ class Finding:
     verdict: Optional[str] = None
     reason: str = ""
     location: str = ""
+    matched: int = 0  # ``id()`` of the verdict it matched
 
 
 @dataclass
@@ -119,9 +121,9 @@ def linter_command(program: Optional[str]) -> Tuple[List[str], Dict[str, str]]:
     """The command to run, and its environment: this checkout's linter unless a program is named."""
     environment = dict(os.environ)
     if program:
-        return [program], environment
+        return [program, *SELECTION], environment
     environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(CHECKOUT), environment.get("PYTHONPATH", "")]))
-    return [sys.executable, "-m", "flake8_weakglobals.frontends.command"], environment
+    return [sys.executable, "-m", "flake8_weakglobals.frontends.command", *SELECTION], environment
 
 
 def run_linter(
@@ -163,6 +165,7 @@ def match_verdicts(findings: List[Finding], verdicts: List[Dict[str, Any]]) -> L
         chosen = min(candidates, key=lambda v: abs(v["line"] - finding.line))
         unused.remove(chosen)
         finding.verdict, finding.reason, finding.location = chosen["verdict"], chosen["reason"], chosen["location"]
+        finding.matched = id(chosen)
     return unused
 
 
@@ -173,6 +176,17 @@ def precision(findings: List[Finding]) -> Tuple[int, int, Optional[float]]:
 
 
 DEFINED_AT = re.compile(r"defined at `(?P<module>[\w.]+)` line \d+")
+
+
+def real_pins(findings: List[Finding], verdicts: List[Dict[str, Any]], misses: List[Dict[str, Any]]) -> Tuple[int, int]:
+    """``(found, recorded)`` over every real pin recorded: each verdict ever judged true or intended (whether
+    a finding still matches it or not) and each recorded miss (``recall``'s ``found``)."""
+    right = [v for v in verdicts if v["verdict"] in ("true", "intended")]
+    reported = {f.matched for f in findings}
+    # a miss that a later finding reports was judged again as that finding's verdict: one pin, counted once
+    alone = [m for m in misses if not any(v["repo"] == m["repo"] and v["path"] == m["path"] and same_name(v["name"], m["name"]) for v in right)]
+    found = sum(1 for v in right if id(v) in reported) + sum(1 for miss in alone if miss["found"])
+    return found, len(right) + len(alone)
 
 
 def recall(findings: List[Finding], missed: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
@@ -214,7 +228,7 @@ def percent(value: Optional[float]) -> str:
 
 
 def report(results: List[RepoResult], stale: List[Dict[str, Any]], misses: List[Dict[str, Any]], root: Path,
-           repositories: List[Dict[str, Any]]) -> str:
+           repositories: List[Dict[str, Any]], pins: Tuple[int, int]) -> str:
     out: List[str] = []
     present = [r for r in results if r.ran]
     for r in results:
@@ -247,6 +261,8 @@ def report(results: List[RepoResult], stale: List[Dict[str, Any]], misses: List[
     checked = [m for m in misses if any(r.ran and r.repo == m["repo"] for r in results)]
     found = [m for m in checked if m["found"]]
     not_run = len(misses) - len(checked)
+    out.append(f"recall over every recorded real pin (verdicts true or intended, and misses): {pins[0]}/{pins[1]} = "
+               f"{percent(pins[0] / pins[1] if pins[1] else None)}")
     out.append(f"recall against missed.json: {len(found)}/{len(checked)} recorded misses now reported"
                + (f" ({not_run} in repositories not run are not counted)" if not_run else ""))
     classes: Dict[str, List[int]] = {}
@@ -313,6 +329,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     present_repos = {r.repo for r in results if r.ran}
     stale = match_verdicts(every, [v for v in verdicts if v["repo"] in present_repos])
     misses = recall(every, missed)
+    pins = real_pins(every, [v for v in verdicts if v["repo"] in present_repos], [m for m in misses if m["repo"] in present_repos])
     if arguments.json:
         right, judged, value = precision(every)
         lib = precision([f for f in every if f.location == "library"])
@@ -322,6 +339,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                               "counts": {k: r.count(k) for k in VERDICTS} | {"unjudged": r.count(None)}} for r in results],
             "precision": {"right": right, "judged": judged, "value": value},
             "precision_library": {"right": lib[0], "judged": lib[1], "value": lib[2]},
+            "real_pins": {"found": pins[0], "recorded": pins[1], "value": pins[0] / pins[1] if pins[1] else None},
             "recall": {"found": sum(1 for m in misses if m["found"] and m["repo"] in present_repos),
                        "recorded": sum(1 for m in misses if m["repo"] in present_repos),
                        "misses": misses},
@@ -333,7 +351,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             ],
         }, indent=1))
     else:
-        print(report(results, stale, misses, root, repositories))
+        print(report(results, stale, misses, root, repositories, pins))
     return 0
 
 

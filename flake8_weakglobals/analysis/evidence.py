@@ -42,6 +42,9 @@ class Obj:
     #: right here, so the container is its only owner, yet it keeps what it came from alive, through its
     #: autograd graph or the storage a view shares
     from_foreign: bool = False
+    #: Constructed by this module's own code (a constructor or a factory), even once a local variable holds
+    #: it (``disowned``): nothing outside the module ever owned it
+    built: bool = False
 
     @property
     def foreign(self) -> bool:
@@ -88,7 +91,7 @@ def element_of(value: Value) -> Value:
 
 def disowned(value: Value) -> Value:
     """An object built and bound to a variable is no temporary: the variable owns it while it is used."""
-    return _marked(value, lambda obj: replace(obj, owned=False) if obj.owned else obj)
+    return _marked(value, lambda obj: replace(obj, owned=False, built=True) if obj.owned else obj)
 
 
 def _holds_an_object(value: Value) -> bool:
@@ -254,18 +257,20 @@ class Evidence:
 
     def _derived(self, operands: list[Value], node: ast.expr, tensor_valued: bool = True) -> Value:
         """A tensor computed from tensors (a view, ``.to()``, arithmetic, ``torch.cat``). From the module's own
-        or the container's own tensors, it is theirs too, whatever the operation. From a tensor owned
-        elsewhere, only an operation known to return a tensor (``tensor_valued``) makes one, which the
-        container owns alone but which keeps its inputs alive (``from_foreign``)."""
+        tensors it is the module's too, whatever the operation (a wrong guess only silences). Otherwise only
+        an operation known to return a tensor (``tensor_valued``) makes one: from the container's own tensors,
+        the container's; from a tensor owned elsewhere, one the container owns alone but which keeps its
+        inputs alive (``from_foreign``)."""
         objects = [element_of(value) if isinstance(value, Seq) else value for value in operands]
         found = [value for value in objects if isinstance(value, Obj)]
         if not found or any(obj.kind not in _TENSOR_KINDS for obj in found):
             return None
         why = f"computed as `{text(node)}`"
-        if any(obj.foreign for obj in found):
+        if any(obj.foreign and not obj.built for obj in found):
             return Obj(TENSOR, why, node.lineno, owned=True, from_foreign=True) if tensor_valued else None
-        module_held = any(obj.module_held for obj in found)
-        return Obj(TENSOR, why, node.lineno, owned=not module_held, module_held=module_held)
+        if any(obj.module_held for obj in found):  # whatever it is, the module computed it at import from its own
+            return Obj(TENSOR, why, node.lineno, module_held=True)
+        return Obj(TENSOR, why, node.lineno, owned=True) if tensor_valued else None
 
     def _of_self_attribute(self, attribute: ast.Attribute) -> Value:
         """``self.module`` in a method: what the class's methods assign to it (``self.module = module``,
@@ -460,6 +465,26 @@ class Evidence:
             kind = holder.kind
         return kind
 
+    def _annotated_instance(self, annotation: ast.expr) -> Optional[Obj]:
+        """A framework object an attribute's annotation says it holds, anywhere in it: ``Optional[Tensor]``,
+        ``dict[str, dict[str, nn.Module]]``, ``list[Chunk]``; never what ``type[...]`` or ``Callable[...]`` name."""
+        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+            try:
+                return self._annotated_instance(ast.parse(annotation.value, mode="eval").body)
+            except SyntaxError:
+                return None
+        if isinstance(annotation, (ast.Name, ast.Attribute)):
+            kind = self.kind_of_type(annotation)
+            return Obj(kind, f"annotated `{text(annotation)}`", annotation.lineno) if kind else None
+        if isinstance(annotation, ast.BinOp):
+            return self._annotated_instance(annotation.left) or self._annotated_instance(annotation.right)
+        if isinstance(annotation, ast.Subscript):
+            if (_typing_name(self.names.qualify(annotation.value)) or "") in ("Type", "type", "Callable", "Literal"):
+                return None
+            parts = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+            return next((found for part in parts if (found := self._annotated_instance(part)) is not None), None)
+        return None
+
     def holder_reason(self, expr: ast.AST) -> str:
         """What instances of the class ``expr`` names hold, when it is a holder rather than a framework class."""
         local = self._local_class(expr)
@@ -497,9 +522,9 @@ class Evidence:
                     if attribute is None:
                         continue
                     value = self.of(node.value) if node.value is not None else None
-                    if value is None and isinstance(node, ast.AnnAssign):
-                        value = self.of_annotation(node.annotation)
                     held = value if isinstance(value, Obj) else element_of(value)
+                    if not isinstance(held, Obj) and isinstance(node, ast.AnnAssign):
+                        held = self._annotated_instance(node.annotation)
                     if isinstance(held, Obj):
                         found = f"`{info.name}` holds {describe(held.kind)} (`self.{attribute}`, line {node.lineno})"
                         break

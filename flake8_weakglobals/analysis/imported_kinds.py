@@ -90,6 +90,10 @@ class Imported:
                     return ImportedKind(short, f"`{short}` holds {describe(kind)} (`self.{attribute}`, `{module}` line {line})")
         return None
 
+    def is_class(self, qualified: str) -> bool:
+        """Whether ``qualified`` names a class of another project module (through re-exports)."""
+        return self.context is not None and self.context.index.is_class(self.context.absolute(qualified))
+
     def is_cache_decorator(self, qualified: str) -> bool:
         """``functools.lru_cache``/``cache``, or a project function that applies one (a wrapper)."""
         if qualified in CACHE_DECORATORS:

@@ -30,6 +30,9 @@ class Fill:
     #: Run at import, in the module's or a class's own body: what it puts there is the module's own table
     #: (a test module's parameters), not something a later caller hands over.
     at_import: bool = False
+    #: The function that makes the fill, if any: a fill undone in that function's ``finally`` (or in the
+    #: ``__exit__`` of the ``__enter__`` that makes it) lasts one use only
+    function: Optional[ast.AST] = field(default=None, compare=False)
 
 
 @dataclass
@@ -41,6 +44,9 @@ class SlotUses:
     removals: list[int] = field(default_factory=list)
     #: Removals that only bound its size (``if len(X) > N: X.clear()``): it never empties after use
     bounding_clears: list[int] = field(default_factory=list)
+    #: Functions that remove from it in a ``finally`` block, or are an ``__exit__``: what they (or the
+    #: ``__enter__`` beside them) put there is taken out again at the end of every use
+    undoing: set[ast.AST] = field(default_factory=set)
     methods: list[tuple[int, str]] = field(default_factory=list)  # every ``X.method`` used, for the runtime check
     operators: list[int] = field(default_factory=list)  # ``X | Y`` and friends
     equalities: list[int] = field(default_factory=list)  # ``X == Y``: order-sensitive for an OrderedDict

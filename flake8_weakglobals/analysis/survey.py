@@ -245,6 +245,10 @@ def _filled(pending: _Pending, receiver: ast.expr) -> None:
         pending.filled_attributes.add(receiver.attr)  # type: ignore[attr-defined]
 
 
+#: Methods Python makes class or static methods without a decorator: their first parameter is the class.
+_IMPLICIT_CLASS_METHODS = {"__init_subclass__": "classmethod", "__class_getitem__": "classmethod", "__new__": "staticmethod"}
+
+
 def _visit_function(
     survey: Survey, pending: _Pending, function: FunctionNode, owner: Optional[ClassInfo], at_module: bool, prefix: str
 ) -> None:
@@ -255,9 +259,10 @@ def _visit_function(
         survey.method_owner[function] = owner
         owner.methods.setdefault(function.name, function)
         decorators = {_decorator_name(decorator) for decorator in function.decorator_list}
-        if decorators & {"staticmethod", "classmethod"}:
+        implicit = _IMPLICIT_CLASS_METHODS.get(function.name)  # ``__init_subclass__(cls)``: no decorator, no instance
+        if decorators & {"staticmethod", "classmethod"} or implicit:
             survey.unbound_methods.add(function)
-        if "classmethod" in decorators:
+        if "classmethod" in decorators or implicit == "classmethod":
             survey.class_methods.add(function)
     if function.decorator_list:
         pending.decorated.append((function, owner))

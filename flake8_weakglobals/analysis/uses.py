@@ -95,10 +95,23 @@ class UseClassifier:
         slot = self.slots.resolve(reference)
         if slot is not None:
             uses = self.uses.setdefault(slot, SlotUses(slot))
-            before = len(uses.fills)
+            before, removals = len(uses.fills), len(uses.removals)
             self._classify(reference, uses)
-            if len(uses.fills) > before and isinstance(next(self.scopes.chain(reference)), (ast.Module, ast.ClassDef)):
-                uses.fills[before:] = [replace(fill, at_import=True) for fill in uses.fills[before:]]
+            scope = next(self.scopes.chain(reference))
+            if len(uses.fills) > before:
+                at_import = isinstance(scope, (ast.Module, ast.ClassDef))
+                function = scope if isinstance(scope, FUNCTIONS) else None
+                uses.fills[before:] = [replace(fill, at_import=at_import, function=function) for fill in uses.fills[before:]]
+            if len(uses.removals) > removals and isinstance(scope, FUNCTIONS) and (scope.name == "__exit__" or self._in_finally(reference, scope)):
+                uses.undoing.add(scope)
+
+    def _in_finally(self, node: ast.AST, function: ast.AST) -> bool:
+        child, current = node, self.scopes.parent(node)
+        while current is not None and current is not function:
+            if isinstance(current, ast.Try) and any(child is statement for statement in current.finalbody):
+                return True
+            child, current = current, self.scopes.parent(current)
+        return False
 
     # --- classification ----------------------------------------------------------------------------
 

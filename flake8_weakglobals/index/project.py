@@ -56,9 +56,10 @@ def _parse(path: Path) -> Optional[tuple[ast.Module, str]]:
 
 
 def import_root(path: Path) -> Path:
-    """The directory a file's top-level package sits in: up through every directory with ``__init__.py``."""
+    """The directory a file's top-level package sits in: up through every directory with ``__init__.py``
+    whose name Python can import (a checkout named ``my-repo`` with an ``__init__.py`` is no package)."""
     directory = path.parent
-    while (directory / "__init__.py").is_file() and directory.parent != directory:
+    while (directory / "__init__.py").is_file() and directory.name.isidentifier() and directory.parent != directory:
         directory = directory.parent
     return directory
 

@@ -12,13 +12,13 @@ import ast
 from typing import Iterator, Optional
 
 from ..analysis.evidence import Evidence, Obj, Value, element_of, project, text
-from ..analysis.fill_contents import Held
+from ..analysis.fill_contents import Held, object_in_tuple
 from ..analysis.framework_types import TENSOR, compares_by_value
 from ..analysis.long_lived_places import Slot
 from ..analysis.recorded_uses import Definition, Fill, SlotUses
 from ..analysis.survey import KeptArgument, Survey
 from ..analysis.uses import id_argument
-from ..syntax.container_expressions import ContainerType, Member, initial_members
+from ..syntax.container_expressions import ContainerType, Member, initial_members, root_name
 from . import codes
 from .container_fix import FixSafety, annotation_edits, constructor_edit
 from .findings import Edit, EditKind, Evidence as Proof, Finding, Span
@@ -133,6 +133,7 @@ _CONTAINER_GENERICS = frozenset(
     "Dict dict DefaultDict defaultdict OrderedDict Mapping MutableMapping Set set MutableSet AbstractSet "
     "List list Deque deque WeakKeyDictionary WeakSet".split()
 )
+_MAP_GENERICS = frozenset("Dict dict DefaultDict defaultdict OrderedDict Mapping MutableMapping WeakKeyDictionary".split())
 _NON_INSTANCE_TYPES = frozenset(
     {"typing.Type", "builtins.type", "typing.Callable", "collections.abc.Callable"}
     | {f"builtins.{name}" for name in "str int float bool bytes complex".split()}
@@ -148,6 +149,8 @@ class ContainerJudge:
         self.safety = FixSafety(survey, evidence)
 
     def container(self, uses: SlotUses) -> Optional[Finding]:
+        if "<locals>" in uses.slot.owner:
+            return None  # a class defined in a function lives as long as what refers to it, not the process
         containers = [d for d in uses.definitions if d.constructor and d.constructor.type is not ContainerType.PLACEHOLDER]
         if not containers:
             return self._imported_container(uses)
@@ -190,7 +193,7 @@ class ContainerJudge:
         imported = self.survey.imported_containers.get(key) if key else None
         if imported is None or (uses.definitions and key not in self.survey.container_aliases):
             return None
-        held = [Held(fill, self._value(fill, imported.type.keyed)) for fill in uses.fills]
+        held = [Held(fill, self._value(fill, imported.type.keyed)) for fill in uses.fills if not self._undone_after_use(fill, uses)]
         foreign = [(h.fill, found) for h in held if not h.fill.id_key and (found := h.object or h.in_tuple) and found.foreign]
         if not foreign:
             return None
@@ -246,9 +249,12 @@ class ContainerJudge:
         self, uses: SlotUses, container: ContainerType, held: list[Held]
     ) -> Optional[tuple[str, list[tuple[int, Obj]]]]:
         """Which code applies, with the ``(fill line, object)`` evidence for it; None when none does."""
+        lasting = [h for h in held if not self._undone_after_use(h.fill, uses)]
+        shows_its_use = len(lasting) < len(held)  # pushed and popped around each use: the fills say how it is used
+        held = lasting
         direct = [(h.fill.line, found, h.fill.at_import) for h in held if not h.fill.id_key and (found := h.object or h.in_tuple)]
         filled_only_at_import = bool(held) and all(h.fill.at_import for h in held)  # the module's own table
-        if not self._rebound_by_every_instance(uses.slot) and not filled_only_at_import:
+        if not self._rebound_by_every_instance(uses.slot) and not filled_only_at_import and not shows_its_use:
             # the annotation says what callers will put there; it describes no table the module fills itself,
             # nor a class attribute every instance replaces with its own
             direct += [(line, found, False) for line, found in self._annotated(uses.definitions)]
@@ -263,8 +269,13 @@ class ContainerJudge:
         if foreign:
             code = "WG003" if uses.slot.where == "class" else ("WG001" if container.keyed else "WG002")
             return code, foreign
-        if container.keyed:  # keyed by names or numbers, holding modules or tensors owned elsewhere
-            values = [(h.fill.line, found) for h in held if (found := h.stored_object) is not None and found.foreign]
+        if container.keyed and not self._holds_classes(uses):  # keyed by names or numbers, holding modules or tensors
+            values = [(h.fill.line, found) for h in held if (found := h.stored_object) is not None and found.foreign and not found.built]
+            # A map this module declares and never fills is filled by others: its annotation says what they store.
+            # Where the module fills it, the fills say what it holds: most ``dict[K, Tensor]`` maps are caches of
+            # tensors they compute themselves, whatever the annotation calls them.
+            if not held and not self._rebound_by_every_instance(uses.slot):
+                values += self._annotated_values(uses.definitions)
             if values:
                 return "WG008", values
         # It holds only what it builds itself. Filled while the program runs, that is a workspace; filled at
@@ -308,6 +319,41 @@ class ContainerJudge:
             return project(element_of(value), (0,))
         return value
 
+    def _undone_after_use(self, fill: Fill, uses: SlotUses) -> bool:
+        """A fill taken out again at the end of every use: in a ``finally`` of the function that makes it
+        (``stack.append(m)``; ``try: ...; finally: stack.pop()``), or by the ``__exit__`` of the class whose
+        ``__enter__`` makes it. It pins nothing past that use."""
+        function = fill.function
+        if function is None:
+            return False
+        if function in uses.undoing:
+            return True
+        owner = self.survey.method_owner.get(function)
+        if owner is None or getattr(function, "name", "") != "__enter__":
+            return False
+        return any(cls.methods.get("__exit__") in uses.undoing for cls in self.survey.lineage(owner))
+
+    def _holds_classes(self, uses: SlotUses) -> bool:
+        """``{"basic": BasicBlock, ...}``: a registry whose own definition holds classes holds classes, whatever
+        a registering function's parameter is annotated as (``block_fn: nn.Module``)."""
+        for definition in uses.definitions:
+            value = definition.value
+            if isinstance(value, ast.Dict):
+                values = value.values
+            elif isinstance(value, ast.Call) and definition.constructor is not None:  # ``dict(basic=BasicBlock)``
+                values = [keyword.value for keyword in value.keywords]
+            else:
+                continue
+            if any(isinstance(v, (ast.Name, ast.Attribute)) and self._names_a_class(v) for v in values):  # type: ignore[union-attr]
+                return True
+        return False
+
+    def _names_a_class(self, expr: ast.expr) -> bool:
+        if isinstance(expr, ast.Name) and expr.id in self.survey.classes:
+            return True
+        qualified = self.survey.names.qualify(expr) if self.survey.names.is_imported(root_name(expr)) else None
+        return qualified is not None and self.survey.imported.is_class(qualified)
+
     def _rebound_by_every_instance(self, slot: Slot) -> bool:
         """``layers: List[nn.Module] = []`` on the class, and ``self.layers = []`` in a method: each instance
         gets a list of its own, and the class-level one is never filled through ``self``."""
@@ -331,6 +377,32 @@ class ContainerJudge:
                 annotation = definition.annotation
                 found.append((definition.target.lineno, Obj(value.kind, f"annotated `{text(annotation)}`", annotation.lineno)))  # type: ignore[arg-type,union-attr]
         return found
+
+    def _annotated_values(self, definitions: list[Definition]) -> list[tuple[int, Obj]]:
+        """Values named by a map's own annotation: ``Dict[str, nn.Module]``, ``dict[str, dict[str, Tensor]]``."""
+        found = []
+        for definition in definitions:
+            part = self._value_annotation(_parsed(definition.annotation))
+            value = self.evidence.of_annotation(part) if part is not None else None
+            obj = value if isinstance(value, Obj) else object_in_tuple(value)
+            if obj is not None:
+                annotation = definition.annotation
+                why = f"annotated `{text(annotation)}`"  # type: ignore[arg-type]
+                found.append((definition.target.lineno, Obj(obj.kind, why, annotation.lineno, holds=obj.holds)))  # type: ignore[union-attr]
+        return found
+
+    def _value_annotation(self, annotation: Optional[ast.expr]) -> Optional[ast.expr]:
+        """The value type a map's annotation names, through nested maps: ``Tensor`` in
+        ``Optional[Dict[str, Dict[str, Tensor]]]``."""
+        if not isinstance(annotation, ast.Subscript):
+            return None
+        generic = (self.survey.names.qualify(annotation.value) or "").rpartition(".")[2]
+        parts = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+        if generic in ("Optional", "ClassVar", "Final", "Union"):
+            return next((value for part in parts if (value := self._value_annotation(part)) is not None), None)
+        if generic not in _MAP_GENERICS or len(parts) != 2:
+            return None
+        return self._value_annotation(parts[1]) or parts[1]
 
     def _annotated_member(self, annotation: Optional[ast.expr]) -> Value:
         key = self._key_annotation(annotation)
