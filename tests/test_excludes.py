@@ -90,3 +90,12 @@ def test_the_codemod_excludes_the_same_files(project: Path) -> None:
     assert done.returncode == 1, done.stderr
     changed = {line.split(":")[0] for line in done.stdout.splitlines() if ": WG001 names" in line}
     assert {Path(os.path.normpath(project / "pkg" / path)).relative_to(project).as_posix() for path in changed} == ALL - {"pkg/train_stats.py"}
+
+
+@pytest.mark.parametrize("name, reports", [("a.py", True), ("generated/g.py", False), ("build/lib/copy.py", False), (".git/x.py", False)])
+def test_standard_input_named_as_an_excluded_file_is_not_reported(project: Path, name: str, reports: bool) -> None:
+    """An editor checks the buffer as ``--stdin-filename PATH``: a file the project's own run skips (by its
+    configured or the default patterns) must not be flagged there either, as flake8 does not."""
+    done = subprocess.run([*LINT, "--stdin-filename", name, "-"], input=PINNING, capture_output=True, text=True, cwd=project)
+    assert (done.returncode, done.stderr) == ((1, "") if reports else (0, "")), done.stderr
+    assert (": WG001 " in done.stdout) is reports

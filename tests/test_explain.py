@@ -56,4 +56,10 @@ def test_explain_prints_the_entry_without_the_readmes_own_links() -> None:
 def test_explaining_an_unknown_code_is_a_usage_error() -> None:
     done = subprocess.run(["weakglobals", "--explain", "WG999"], capture_output=True, text=True)
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.splitlines()[-1] == f"weakglobals: error: --explain: 'WG999' is not a rule (known: {', '.join(RULES)})"
+    assert done.stderr.splitlines()[-1] == f"weakglobals: error: --explain: 'WG999' is not a rule (known: {', '.join(DOCS)})"
+
+
+def test_wg000_which_the_rules_page_lists_is_explained_too() -> None:
+    done = subprocess.run(["weakglobals", "--explain", "WG000"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("WG000 (flake8-weakglobals)\n\n*The analysis itself failed on this file")

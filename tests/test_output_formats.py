@@ -282,3 +282,21 @@ def test_ctrl_c_stops_a_parallel_run_cleanly(tmp_path: Path) -> None:
             os.killpg(process.pid, signal.SIGKILL)
     assert (process.returncode, stderr) == (130, "interrupted\n")
     assert workers and not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+
+
+def test_sarif_fix_description_names_the_file_as_the_run_names_it(tmp_path: Path) -> None:
+    """Two files of one name in a tree must not read alike in code scanning: the description says the path."""
+    for package in ("a", "b"):
+        (tmp_path / package / "sub").mkdir(parents=True)
+        (tmp_path / package / "sub" / "pins.py").write_text(PINNING)
+    results = sarif("a", "b", cwd=tmp_path)["runs"][0]["results"]
+    described = sorted(result["fixes"][0]["description"]["text"] for result in results)
+    assert described == ["python -m fixes.apply --runtime import a/sub/pins.py: WG001 names",
+                         "python -m fixes.apply --runtime import b/sub/pins.py: WG001 names"]
+
+
+def test_show_source_advice_for_a_list_agrees_with_its_fix(tmp_path: Path) -> None:
+    (tmp_path / "models.py").write_text("from torch import nn\n\n_models = []\n\n\ndef keep(m: nn.Module) -> None:\n    _models.append(m)\n")
+    done = weakglobals("--show-source", "models.py", cwd=tmp_path)
+    advice = [line for line in done.stdout.splitlines() if line.lstrip().startswith("= ")]
+    assert len(advice) == 1 and "WeakIdList" in advice[0] and "WeakIdSet" not in advice[0], advice

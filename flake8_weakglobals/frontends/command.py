@@ -20,9 +20,9 @@ from typing import Iterator, Optional, Sequence, TextIO
 
 from .. import __version__
 from ..rules.codes import RULES
-from ..rules.docs import explanation
+from ..rules.docs import DOCS, explanation
 from ..source import parse_once
-from ..source.python_files import SourceError, decode_source, python_files
+from ..source.python_files import SourceError, decode_source, excluded_stdin, python_files
 from .check_one_file import CheckedFile, check_file, check_source
 from .config import Settings, add_arguments, command_settings, entry_point
 from .output_formats import DOCUMENTS, FORMATS, FileReport, SourceFix, make
@@ -71,8 +71,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     arguments = parser.parse_args(argv)
     if arguments.explain is not None:
         code = arguments.explain.strip().upper()
-        if code not in RULES:
-            parser.error(f"--explain: {arguments.explain!r} is not a rule (known: {', '.join(RULES)})")
+        if code not in DOCS:
+            parser.error(f"--explain: {arguments.explain!r} is not a rule (known: {', '.join(DOCS)})")
         print(explanation(code), end="")
         return 0
     _check_usage(parser, arguments)
@@ -139,6 +139,8 @@ def lint_file(path: Path, job: Job) -> FileReport:
 
 
 def _stdin_report(name: Path, job: Job) -> FileReport:
+    if excluded_stdin(name, job.settings.exclude):
+        return FileReport(name, skipped=True)
     try:
         source = decode_source(name, sys.stdin.buffer.read())
     except SourceError as error:
@@ -177,7 +179,7 @@ def _source_fix(path: Path, settings: Settings) -> Optional[SourceFix]:
         if tag != "equal"
     )
     fixed = ", ".join(f"{finding.code} {finding.name}" for finding in result.fixed)
-    return SourceFix(f"python -m fixes.apply --runtime import {path.name}: {fixed}", replacements)
+    return SourceFix(f"python -m fixes.apply --runtime import {path.as_posix()}: {fixed}", replacements)
 
 
 class Summary:

@@ -35,6 +35,21 @@ RULES: dict[str, Rule] = {
 #: Reported by the flake8 plugin, at line 1, when the analysis itself fails on a file (a bug of ours): the
 #: other files' results still come through, which an exception would prevent.
 INTERNAL_ERROR = "WG000"
+#: Its page, beside the rule families' (``docs.py`` gathers them): ``--explain WG000`` prints it.
+DOCS: dict[str, str] = {
+    INTERNAL_ERROR: """\
+*The analysis itself failed on this file: a bug of flake8-weakglobals, reported instead of raised.*
+
+- **Why it matters**: flake8 stops a whole run at a plugin's exception, so the plugin reports the failure as
+  a finding at line 1 of the file, with the exception in one line, and every other file is still checked;
+  `weakglobals` says it on standard error and exits 2. This file's containers were not checked.
+- **Example**: `WG000 internal error in flake8-weakglobals, please report it: RecursionError(...)`.
+- **Fix**: none in your code: please report it with the file (or the smallest part of it that still fails).
+  Silence it meanwhile with `# flake8: noqa: WG000` or `--extend-ignore WG000`.
+- **Fix safety**: the codemod leaves a file it cannot analyse as it is.
+- **Known false positives**: none: it is never a finding about your code.
+""",
+}
 #: Opt-in codes (flake8's ``extend_default_ignore``): reported only when a selected prefix names them.
 #: WG007 is no leak of someone else's objects: a workspace or fixture list the module owns by design.
 DEFAULT_IGNORED: tuple[str, ...] = ("WG007",)
@@ -45,6 +60,7 @@ def _holds(kinds: tuple[str, ...]) -> str:
 
 
 _MAPS = frozenset({"dict", "defaultdict", "OrderedDict"})
+_SEQUENCES = frozenset({"list", "deque"})
 
 
 def container_message(
@@ -101,6 +117,11 @@ def advice(finding: Finding) -> str:
         how = "hold them weakly (weakref.WeakValueDictionary), or remove each entry when its object is done"
     else:
         why = f"it keeps them alive {'as long as the class exists' if finding.scope == 'class' else 'for the life of the process'}"
-        how = "key it weakly by identity with WeakIdMap" if finding.kind in _MAPS else "hold them in a WeakIdSet"
+        if finding.kind in _MAPS:
+            how = "key it weakly by identity with WeakIdMap"
+        elif finding.kind in _SEQUENCES:
+            how = "hold them in a WeakIdList, which keeps order and duplicates"
+        else:
+            how = "hold them in a WeakIdSet"
     fix = "`python -m fixes.apply` rewrites it" if finding.fixable else f"fix it by hand: {finding.fix_reason}"
     return f"{why}; {how} ({fix})"

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
-from . import caches, containers, finalizers
+from . import caches, codes, containers, finalizers
 
-DOCS: dict[str, str] = dict(sorted({**containers.DOCS, **caches.DOCS, **finalizers.DOCS}.items()))
+DOCS: dict[str, str] = dict(sorted({**codes.DOCS, **containers.DOCS, **caches.DOCS, **finalizers.DOCS}.items()))
 
 _README_LINK = re.compile(r"\[([^\]]+)\]\(#[^)]+\)")
 

@@ -146,6 +146,13 @@ def python_files(paths: Iterable[Path], exclude: Excludes = Excludes()) -> Itera
             yield path
 
 
+def excluded_stdin(path: Path, excludes: Excludes) -> bool:
+    """Whether the name standard input is checked as (``--stdin-filename``, what an editor passes) is
+    excluded, by the user's patterns or the default ones, as flake8 excludes its ``--stdin-display-name``:
+    an editor must not flag a file the project's own run would skip."""
+    return _named_excluded(path, excludes.walking)
+
+
 def _named_excluded(path: Path, patterns: tuple[str, ...]) -> bool:
     """A path named on the command line, or a directory it is in below the working directory, matches
     (ruff's ``--force-exclude``): pre-commit names ``generated/x.py``, and ``generated`` is excluded."""
