@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, readme_block, require
+from conftest import REPO, doc_pages, page_blocks, readme_block, require
 
 PINNING = '''"""A module with DeepSpeed-style pinning globals."""
 module_names = {}
@@ -87,3 +87,29 @@ def test_a_user_repository_through_four_runs(tmp_path: Path, environment: dict[s
     print("--- run 4: git commit (the installed hook)\n" + fourth.stdout + fourth.stderr)
     assert fourth.returncode == 0, fourth.stdout + fourth.stderr
     assert "weakglobals" in fourth.stdout + fourth.stderr
+
+
+HOME_URL = "https://github.com/flake8-weakglobals/flake8-weakglobals"
+
+
+def documented_forms() -> list[str]:
+    """Every ``.pre-commit-config.yaml`` the docs show that uses this project (not the ruff-only one)."""
+    return [text for page in doc_pages() for language, text in page_blocks(page) if language == "yaml" and text.startswith("repos:") and HOME_URL in text]
+
+
+@pytest.mark.parametrize("form", range(len(documented_forms())))
+def test_every_documented_form_runs_with_the_real_pre_commit(form: int, tmp_path: Path, environment: dict[str, str], head: str) -> None:
+    """Each config as the docs show it, with this checkout in place of the URL and its HEAD in place of
+    ``main``: what a user copies works today, before any release exists."""
+    config = documented_forms()[form]
+    config = config.replace(f"git+{HOME_URL}@main", f"git+file://{REPO}@{head}").replace(HOME_URL, str(REPO))
+    config = config.replace("rev: main", f"rev: {head}")
+    project = tmp_path / "project"
+    project.mkdir()
+    run("git", "init", "-q", cwd=project, environment=environment)
+    (project / "pins.py").write_text(PINNING)
+    (project / ".pre-commit-config.yaml").write_text(config)
+    run("git", "add", "-A", cwd=project, environment=environment)
+    done = pre_commit("run", "--all-files", cwd=project, environment=environment)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "pins.py:2:1: WG001 module-level dict `module_names` is keyed by nn.Module objects" in done.stdout, done.stdout
