@@ -306,6 +306,28 @@ def test_fail_mode_fails_each_test_that_pins_also_under_xdist(project: pytest.Py
     assert "pinpkg.pins.names: 4 objects; confirms WG001 at pinpkg/pins.py:3" in result.stdout.str()  # the controller's summary
 
 
+def census_summary(result: pytest.RunResult) -> list[str]:
+    """The lines after the census's separator, addresses written as 0x..."""
+    text = result.stdout.str().split("weakglobals census =", 1)[1]
+    return [re.sub(r"0x[0-9a-f]+", "0x...", line) for line in text.splitlines()[1:]]
+
+
+def test_what_could_not_be_collected_is_said_not_to_be_censused(project: pytest.Pytester) -> None:
+    """A module that fails to import: pytest stops before any test (no pins, but not a clean census), or, with
+    --continue-on-collection-errors or under pytest-xdist, runs the others."""
+    project.makepyfile(test_broken="import no_such_module_anywhere\n")
+    not_censused = "census: 1 module could not be collected; not censused: test_broken.py"
+    result = project.runpytest_subprocess("--weakglobals", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert census_summary(result)[:2] == ["weakglobals census of pinpkg: no pins in the tests it censused", not_censused]
+    for options in (["--continue-on-collection-errors"], ["-n", "2"]):
+        result = project.runpytest_subprocess("--weakglobals", "-p", "no:cacheprovider", *options)
+        result.assert_outcomes(passed=7, errors=1)
+        summary = census_summary(result)
+        assert summary[0].startswith("weakglobals census of pinpkg: 1 container holds 4 objects created by 4 tests")
+        assert not_censused in summary, options
+
+
 def test_without_the_flag_nothing_runs(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_inactive='''
 import sys

@@ -79,6 +79,7 @@ class Report:
 
     packages: tuple[str, ...] = ()
     pins: list[Pin] = field(default_factory=list)
+    not_censused: list[str] = field(default_factory=list)  # what pytest could not collect (node ids): never run, never walked
 
     def containers(self) -> list[Container]:
         """Grouped by container, the container holding the most bytes first (then the most objects)."""
@@ -96,6 +97,8 @@ class Report:
         """The report as a user reads it at the end of a session (or in a failing test)."""
         packages = ", ".join(self.packages) or "no package"
         if not self.pins:
+            if self.not_censused:  # not a clean bill: what failed to collect never ran
+                return [f"weakglobals census of {packages}: no pins in the tests it censused", self._not_censused()]
             return [f"weakglobals census of {packages}: no pins (nothing a test created is held by their long-lived state)"]
         containers = self.containers()
         tests = {pin.test for pin in self.pins}
@@ -105,6 +108,8 @@ class Report:
             f"{_count(len(self.pins), 'object')} created by {_count(len(tests), 'test')}, "
             f"{size(self.nbytes)} of tensor storage in all (each storage counted once)",
         ]
+        if self.not_censused:
+            lines.append(self._not_censused())
         for container in containers:
             confirms = f"confirms {container.confirms}" if container.confirms else "not reported by the linter"
             lines.append(f"{size(container.nbytes):>10}  {container.name}: {_count(len(container.pins), 'object')}; {confirms}")
@@ -121,6 +126,14 @@ class Report:
                 f"each a pin the static rules miss; please report them ({ISSUES})."
             )
         return lines
+
+    def _not_censused(self) -> str:
+        """``census: 2 modules could not be collected; not censused: a.py, b.py``: a test file pytest could not
+        import (or a class, a parametrisation) ran no test, so no census ran on what it would have done."""
+        modules = sum("::" not in node for node in self.not_censused)
+        tests = len(self.not_censused) - modules
+        what = " and ".join(_count(number, noun) for number, noun in ((modules, "module"), (tests, "test")) if number)
+        return f"census: {what} could not be collected; not censused: {', '.join(node or '.' for node in self.not_censused)}"
 
 
 def _union(pins: list[Pin]) -> dict[str, int]:
