@@ -40,7 +40,7 @@ from .heap import (
     type_name,
     walk,
 )
-from .pin_paths import container_of, describe, qualified_name
+from .pin_paths import describe, qualified_name
 from .report import Confirmation, Pin, Report
 from .tensor_bytes import storages
 
@@ -161,14 +161,14 @@ class Census:
         target = hit.chain[-1]
         module, root = names[id(hit.chain[0])]
         module, root, chain = self._home(module, root, hit.chain)
-        path = describe(chain, root)
-        container = container_of(path)
+        path, container, _, by_name = describe(chain, root)
         held = reachable(target, inside)
         tensors = [obj for obj in held if id(obj) in new and tensor_class is not None and inherits(type(obj), (tensor_class,))]
         note = "" if module in self._modules else "its module was first imported during the test: maybe its import-time state"
         return Pin(
             path=path, container=container, root=qualified_name(container), kind=type_name(target), test=test,
             storages=storages(tensors), confirms=self._confirmation(module, qualified_name(container)), note=note,
+            by_name=by_name,
         )
 
     def _home(self, module: str, root: str, chain: list[object]) -> tuple[str, str, list[object]]:

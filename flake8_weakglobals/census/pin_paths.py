@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 import types
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 from .heap import ATOMS, class_dict, class_lookup, inherits, mro, type_name
 
@@ -24,19 +24,33 @@ _ITEM = re.compile(r"[\[{]| -> ")
 _ANNOTATION = re.compile(r" <[a-z_]+>")
 
 
-def describe(chain: list[object], root: str) -> str:
+class Described(NamedTuple):
+    """A chain written out: the whole path, its container (everything before its first item: ``[...]``,
+    ``{...}``, `` -> <...>``), which object of the chain that container is, and whether the first item is a
+    string key (``REGISTRY['bert']``: a map keyed by names, which the linter leaves alone by design)."""
+
+    path: str
+    container: str
+    at: int  # index in the chain of the container's object; without an item, the parent of the last object
+    by_name: bool
+
+
+def describe(chain: list[object], root: str) -> Described:
     """The path of ``chain`` (a module's or class's namespace dict first) as one expression."""
-    parts, namespace = [root], True
-    for parent, child in zip(chain, chain[1:]):
+    parts, namespace, first = [root], True, None
+    for index, (parent, child) in enumerate(zip(chain, chain[1:])):
         label, namespace = step(parent, child, namespace)
+        if first is None and _ITEM.match(label):
+            first = index
+            container = "".join(parts)
+            by_name = inherits(type(parent), (dict,)) and label.startswith("[") and any(
+                value is child and type(key) is str for key, value in dict.items(parent)
+            )
         parts.append(label)
-    return "".join(parts)
-
-
-def container_of(path: str) -> str:
-    """The container a path goes through: everything before its first item (``[...]``, ``{...}``)."""
-    match = _ITEM.search(path)
-    return path[: match.start()] if match else path
+    path = "".join(parts)
+    if first is None:
+        return Described(path, path, max(len(chain) - 2, 0), False)
+    return Described(path, container, first, by_name)
 
 
 def qualified_name(container: str) -> str:

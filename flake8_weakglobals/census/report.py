@@ -1,5 +1,6 @@
 """What a census found, and how it reads: pins grouped by the container that holds them, sorted by bytes,
-each container with the static finding it confirms or the plain statement that the linter misses it.
+each container with the static finding it confirms, or the plain statement that it is a map keyed by names
+(which the linter leaves alone by design), or that the linter misses it.
 
 Pins are plain data (strings and numbers, no reference to any object), so a report keeps nothing alive
 and crosses process boundaries (pytest-xdist workers) as JSON.
@@ -10,6 +11,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Optional
 
 ISSUES = "https://github.com/flake8-weakglobals/flake8-weakglobals/issues"
+BY_NAME = "keyed by name: the linter does not report maps keyed by names, by design"
 SHOWN = 3  # pins listed per container; the rest are summed up
 
 
@@ -38,6 +40,7 @@ class Pin:
     confirms: Optional[Confirmation]  # None: not reported by the linter
     note: str = ""
     expected: bool = False  # named by the test's marker
+    by_name: bool = False  # held under a string key of its container (``REGISTRY['bert']``)
 
     @property
     def nbytes(self) -> int:
@@ -71,6 +74,20 @@ class Container:
     @property
     def confirms(self) -> Optional[Confirmation]:
         return self.pins[0].confirms
+
+    @property
+    def by_name(self) -> bool:
+        """A map keyed by names (every pin under a string key): the linter reports maps keyed by the objects
+        themselves and leaves these alone on purpose, so such a container is no miss of its rules."""
+        return all(pin.by_name for pin in self.pins)
+
+    @property
+    def verdict(self) -> str:
+        if self.confirms:
+            return f"confirms {self.confirms}"
+        if self.by_name:
+            return BY_NAME
+        return "not reported by the linter"
 
 
 @dataclass
@@ -111,15 +128,14 @@ class Report:
         if self.not_censused:
             lines.append(self._not_censused())
         for container in containers:
-            confirms = f"confirms {container.confirms}" if container.confirms else "not reported by the linter"
-            lines.append(f"{size(container.nbytes):>10}  {container.name}: {_count(len(container.pins), 'object')}; {confirms}")
+            lines.append(f"{size(container.nbytes):>10}  {container.name}: {_count(len(container.pins), 'object')}; {container.verdict}")
             for pin in container.pins[:SHOWN]:
                 extra = "".join(f"; {text}" for text in (pin.note, "expected by its marker" if pin.expected else "") if text)
                 lines.append(f"{'':>10}  {size(pin.nbytes):>10}  {pin.path}  ({pin.kind}, {pin.test or 'this census'}{extra})")
             rest = container.pins[SHOWN:]
             if rest:
                 lines.append(f"{'':>10}  {size(sum(_union(rest).values())):>10}  ... and {_count(len(rest), 'more object')}")
-        missed = [container for container in containers if container.confirms is None]
+        missed = [container for container in containers if container.confirms is None and not container.by_name]
         if missed:
             lines.append(
                 f"{_count(len(missed), 'container')} not reported by the linter: the most useful lines of this report, "
