@@ -17,6 +17,7 @@ object reads as new. How the heap is walked, and what is not walked, is in ``hea
 """
 from __future__ import annotations
 
+import os
 import re
 import sys
 import types
@@ -28,9 +29,9 @@ from typing import Iterator, Optional, Sequence
 from ..frontends.check_one_file import check_file
 from ..frontends.config import Settings
 from .heap import (
-    Hit,
     Kinds,
     Snapshot,
+    Walk,
     class_dict,
     defined_in,
     defined_where,
@@ -38,9 +39,8 @@ from .heap import (
     module_dict,
     reachable,
     type_name,
-    walk,
 )
-from .pin_paths import describe, qualified_name
+from .pin_paths import Described, every_name, qualified_name
 from .report import Confirmation, Pin, Report
 from .tensor_bytes import storages
 
@@ -129,13 +129,53 @@ class Census:
             return report
         roots, names = self._roots()
         inside = snapshot.stops.union(map(id, snapshot.framework)).difference(new)  # old framework objects stop it
-        hits = walk(roots, new, inside)
         tensor_class = _imported_class("torch.Tensor")
-        for hit in hits:
-            report.pins.append(self._pin(hit, names, inside, new, tensor_class, test))
+        for target, holders in self._holders(Walk(roots, new, inside), names).items():
+            obj = new[target]
+            held = reachable(obj, inside)
+            tensors = [item for item in held if id(item) in new and tensor_class is not None and inherits(type(item), (tensor_class,))]
+            kept = storages(tensors)
+            for module, described in holders:
+                report.pins.append(self._pin(obj, module, described, kept, test))
         return report
 
-    def _roots(self) -> tuple[list[list[dict]], dict[int, tuple[str, str]]]:
+    def _holders(self, walk: Walk, names: dict[int, tuple[str, str]]) -> dict[int, list[tuple[str, Described]]]:
+        """Per target the walk reached, one path per container that holds it (named as in ``describe``: the
+        path's part before its first item, or a global or attribute itself). Every object of the walk that
+        refers to the target gives a path, and so does every object that refers to one on the way from a
+        container to it (a record two maps hold, a tuple two lists share), found again for each new holder's
+        path. A container that holds another holder's container, or the object owning it, is not listed:
+        fixing that holder frees the target for both. Each container lists the target once, with the first
+        path found through it."""
+        holders: dict[int, dict[object, tuple[str, Described]]] = {}
+        inward: dict[int, list[tuple[int, list[object]]]] = {}  # id of an object inside a container -> (target, the rest of the way)
+
+        def consider(target: int, chain: list[object]) -> None:
+            module, root = names[id(chain[0])]
+            module, root, chain = self._home(module, root, chain)
+            found = holders.setdefault(target, {})
+            for described in every_name(chain, root):
+                holder = described.path if described.container == described.path else id(chain[described.at])
+                if holder in found:
+                    continue
+                found[holder] = (module, described)
+                for index in range(described.at + 1, len(chain) - 1):
+                    inward.setdefault(id(chain[index]), []).append((target, chain[index:]))
+
+        for target, chain in walk.paths_to_targets():
+            consider(target, chain)
+        asked: set[int] = set()
+        while len(asked) < len(inward):
+            keys = set(inward).difference(asked)
+            asked.update(keys)
+            for key, chain in walk.paths_to(keys):
+                on_chain = set(map(id, chain))
+                for target, rest in list(inward[key]):
+                    if on_chain.isdisjoint(map(id, rest)):
+                        consider(target, [*chain, *rest])
+        return {target: list(found.values()) for target, found in holders.items()}
+
+    def _roots(self) -> tuple[list[dict], dict[int, tuple[str, str]]]:
         """Per selected module (by name), its globals and the namespaces of the classes it defines; and for
         each of those dicts, ``(module name, the name the path starts with)``."""
         roots, names = [], {}
@@ -143,32 +183,26 @@ class Census:
             if not self._selected(name) or not inherits(type(module), (types.ModuleType,)):
                 continue
             namespace = module_dict(module)
-            start, names[id(namespace)] = [namespace], (name, name)
+            roots.append(namespace)
+            names[id(namespace)] = (name, name)
             for key, value in dict.items(namespace):
                 if type(key) is str and inherits(type(value), (type,)) and defined_in(value) == name:
                     body = class_dict(value)
                     if id(body) not in names:
-                        start.append(body)
+                        roots.append(body)
                         names[id(body)] = (name, f"{name}.{key}")
-            roots.append(start)
         return roots, names
 
     def _selected(self, module: str) -> bool:
         return any(module == package or module.startswith(package + ".") for package in self.packages)
 
-    def _pin(self, hit: Hit, names: dict, inside: set[int], new: dict[int, object], tensor_class: Optional[type],
-             test: Optional[str]) -> Pin:
-        target = hit.chain[-1]
-        module, root = names[id(hit.chain[0])]
-        module, root, chain = self._home(module, root, hit.chain)
-        path, container, _, by_name = describe(chain, root)
-        held = reachable(target, inside)
-        tensors = [obj for obj in held if id(obj) in new and tensor_class is not None and inherits(type(obj), (tensor_class,))]
+    def _pin(self, target: object, module: str, described: Described, kept: dict[str, int], test: Optional[str]) -> Pin:
+        path, container, _, by_name = described
         note = "" if module in self._modules else "its module was first imported during the test: maybe its import-time state"
         return Pin(
             path=path, container=container, root=qualified_name(container), kind=type_name(target), test=test,
-            storages=storages(tensors), confirms=self._confirmation(module, qualified_name(container)), note=note,
-            by_name=by_name,
+            storages=kept, confirms=self._confirmation(module, qualified_name(container)), note=note,
+            by_name=by_name, identity=f"{os.getpid()}:{id(target):#x}",
         )
 
     def _home(self, module: str, root: str, chain: list[object]) -> tuple[str, str, list[object]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 import types
-from typing import Any, NamedTuple, Optional
+from typing import Any, Iterator, NamedTuple, Optional
 
 from .heap import ATOMS, class_dict, class_lookup, inherits, mro, type_name
 
@@ -103,21 +103,45 @@ def step(parent: Any, child: object, namespace: bool) -> tuple[str, bool]:
 
 def attribute(parent: object, child: object) -> Optional[tuple[str, bool]]:
     """``child`` as an attribute of an instance: its ``__dict__``, a value in it, or a slot."""
+    return next(attributes(parent, child), None)
+
+
+def attributes(parent: object, child: object) -> Iterator[tuple[str, bool]]:
+    """Every way ``child`` is an attribute of an instance: its ``__dict__``, each name in it, each slot."""
     descriptor = class_lookup(type(parent), "__dict__")
     if type(descriptor) is types.GetSetDescriptorType:
         namespace = descriptor.__get__(parent)
         if namespace is child:
-            return "", True
+            yield "", True
         if type(namespace) is dict:
             for key, value in dict.items(namespace):
                 if value is child and type(key) is str:
-                    return f".{key}", False
+                    yield f".{key}", False
     for base in mro(type(parent)):
         for name, slot in dict.items(class_dict(base)):
             if type(slot) is types.MemberDescriptorType:
                 try:
                     if slot.__get__(parent) is child:
-                        return f".{name}", False
+                        yield f".{name}", False
                 except AttributeError:  # an empty slot
                     continue
-    return None
+
+
+def every_name(chain: list[object], root: str) -> list[Described]:
+    """``describe``, or for a path without an item (a global, an attribute: each name is its own holder) one
+    path per name under which the last parent holds the object (``A = B = model``: ``mod.A`` and ``mod.B``)."""
+    described = describe(chain, root)
+    if described.container != described.path or len(chain) < 2:
+        return [described]
+    parts, namespace = [root], True
+    for parent, child in zip(chain[:-2], chain[1:-1]):
+        label, namespace = step(parent, child, namespace)
+        parts.append(label)
+    prefix, parent, child = "".join(parts), chain[-2], chain[-1]
+    if inherits(type(parent), (dict,)):
+        names = [f".{key}" for key, value in dict.items(parent) if value is child and type(key) is str] if namespace else []
+    else:
+        names = [label for label, _ in attributes(parent, child) if label]
+    if len(names) < 2:
+        return [described]
+    return [Described(prefix + name, prefix + name, described.at, False) for name in names]

@@ -1,6 +1,8 @@
 """What a census found, and how it reads: pins grouped by the container that holds them, sorted by bytes,
 each container with the static finding it confirms, or the plain statement that it is a map keyed by names
-(which the linter leaves alone by design), or that the linter misses it.
+(which the linter leaves alone by design), or that the linter misses it. An object several containers hold
+has a pin in each, and each of them names the others ("also held by"): fixing one container frees nothing
+while another still holds it. It is counted once in the totals.
 
 Pins are plain data (strings and numbers, no reference to any object), so a report keeps nothing alive
 and crosses process boundaries (pytest-xdist workers) as JSON.
@@ -41,6 +43,7 @@ class Pin:
     note: str = ""
     expected: bool = False  # named by the test's marker
     by_name: bool = False  # held under a string key of its container (``REGISTRY['bert']``)
+    identity: str = ""  # "pid:address" of the object: the pins of one object in several containers share it
 
     @property
     def nbytes(self) -> int:
@@ -119,10 +122,13 @@ class Report:
             return [f"weakglobals census of {packages}: no pins (nothing a test created is held by their long-lived state)"]
         containers = self.containers()
         tests = {pin.test for pin in self.pins}
+        holders: dict[tuple[Optional[str], str], list[str]] = {}  # each object (of its test) -> the containers holding it
+        for pin in self.pins:
+            holders.setdefault(_object(pin), []).append(pin.container)
         lines = [
             f"weakglobals census of {packages}: {_count(len(containers), 'container')} "
             f"{'holds' if len(containers) == 1 else 'hold'} "
-            f"{_count(len(self.pins), 'object')} created by {_count(len(tests), 'test')}, "
+            f"{_count(len(holders), 'object')} created by {_count(len(tests), 'test')}, "
             f"{size(self.nbytes)} of tensor storage in all (each storage counted once)",
         ]
         if self.not_censused:
@@ -130,7 +136,11 @@ class Report:
         for container in containers:
             lines.append(f"{size(container.nbytes):>10}  {container.name}: {_count(len(container.pins), 'object')}; {container.verdict}")
             for pin in container.pins[:SHOWN]:
-                extra = "".join(f"; {text}" for text in (pin.note, "expected by its marker" if pin.expected else "") if text)
+                others = [name for name in dict.fromkeys(holders[_object(pin)]) if name != pin.container]
+                also = ", ".join(others[:SHOWN]) + (f" and {len(others) - SHOWN} more" if len(others) > SHOWN else "")
+                extra = "".join(f"; {text}" for text in (
+                    f"also held by {also}" if others else "", pin.note, "expected by its marker" if pin.expected else "",
+                ) if text)
                 lines.append(f"{'':>10}  {size(pin.nbytes):>10}  {pin.path}  ({pin.kind}, {pin.test or 'this census'}{extra})")
             rest = container.pins[SHOWN:]
             if rest:
@@ -150,6 +160,11 @@ class Report:
         tests = len(self.not_censused) - modules
         what = " and ".join(_count(number, noun) for number, noun in ((modules, "module"), (tests, "test")) if number)
         return f"census: {what} could not be collected; not censused: {', '.join(node or '.' for node in self.not_censused)}"
+
+
+def _object(pin: Pin) -> tuple[Optional[str], str]:
+    """Which object a pin is (of which test): one held by several containers has a pin in each."""
+    return pin.test, pin.identity or pin.path
 
 
 def _union(pins: list[Pin]) -> dict[str, int]:
