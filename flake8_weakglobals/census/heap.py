@@ -156,6 +156,7 @@ def running_frames() -> Iterator[types.FrameType]:
 
 STOP, TARGET = -1, -2  # what the walk's table holds for ids it must not enter (ints: ``list.count`` compares them cheaply)
 SIZE = 8192  # objects per ``gc.get_referents`` call: the temporary lists stay small enough to be cheap
+FEW = 16  # a chunk this small is walked one object at a time: each one's share of the next level is known
 
 
 class Walk:
@@ -167,18 +168,22 @@ class Walk:
     yields looked up in one table in one C pass (``setdefault(key, key)`` returns the very int passed only
     for an id seen for the first time, so duplicates within a chunk need no table of their own). What a
     chunk reaches first is appended to the next level, and where each chunk's share starts is kept
-    (``sources``), so that an object's parent is searched for in one chunk, never in a whole level. A chunk
-    that reaches a target (``to_targets``) or an object reached before (``again``: a second path to it) is
-    kept by its place, and for the latter with the ids it yielded: that is all it takes to find every holder
-    later, and it costs two ``list.count`` calls on the chunks that reach anything not new to the walk.
+    (``sources``), so that an object's parent is searched for in one chunk, never in a whole level; a chunk
+    of a few objects (near the roots, where one object may hold a million) is walked one object at a time,
+    so that there is nothing to search. A chunk that reaches a target (``to_targets``) or an object reached
+    before (``again``: a second path to it) is kept by its place, and for the latter with the ids it
+    yielded: that is all it takes to find every holder later, and it costs two ``list.count`` calls on the
+    chunks that reach anything not new to the walk.
     """
 
     def __init__(self, roots: list[object], targets: dict[int, object], stops: set[int]) -> None:
         self.targets = targets
         self.levels: list[list[object]] = [list(roots)]
-        self.sources: list[list[int]] = [[]]
-        self.to_targets: list[tuple[int, int, list[int]]] = []  # (depth, start, target ids the chunk refers to)
-        self.again: list[tuple[int, int, list[int]]] = []  # (depth, start, ids of all it yields)
+        # per level after the first: for each chunk of the level before, in order, where its share of this
+        # level starts, and the chunk (start, stop)
+        self.sources: list[tuple[list[int], list[tuple[int, int]]]] = [([], [])]
+        self.to_targets: list[tuple[int, int, int, list[int]]] = []  # (depth, start, stop, target ids the chunk refers to)
+        self.again: list[tuple[int, int, int, list[int]]] = []  # (depth, start, stop, ids of all it yields)
         self._parents: dict[tuple[int, int], Optional[int]] = {}  # (depth, index) -> its parent's index in the level before
         seen = dict.fromkeys(stops, STOP)
         seen.update(dict.fromkeys(targets, TARGET))
@@ -187,29 +192,31 @@ class Walk:
         while level:
             following: list[object] = []
             offsets: list[int] = []
-            for start in range(0, len(level), SIZE):
-                found = list(filter(_is_tracked, _get_referents(*level[start:start + SIZE])))
+            chunks: list[tuple[int, int]] = []
+            for start, stop in _chunks(len(level)):
+                found = list(filter(_is_tracked, _get_referents(*level[start:stop])))
                 ids = list(map(id, found))
                 returned = list(map(setdefault, ids, ids))
                 offsets.append(len(following))
+                chunks.append((start, stop))
                 following.extend(compress(found, map(is_, returned, ids)))
                 reached_before = len(ids) - (len(following) - offsets[-1])
                 if reached_before:
                     hits = returned.count(TARGET)
                     if hits:
-                        self.to_targets.append((depth, start, [key for key, value in zip(ids, returned) if value is TARGET]))
+                        self.to_targets.append((depth, start, stop, [key for key, value in zip(ids, returned) if value is TARGET]))
                     if reached_before > hits + returned.count(STOP):
-                        self.again.append((depth, start, ids))
+                        self.again.append((depth, start, stop, ids))
             depth += 1
             self.levels.append(following)
-            self.sources.append(offsets)
+            self.sources.append((offsets, chunks))
             level = following
 
     def paths_to_targets(self) -> Iterator[tuple[int, list[object]]]:
         """``(target id, chain)`` for every object of the walk that refers to a target: the objects from a root
         to the target, each referring to the next."""
-        for depth, start, keys in self.to_targets:
-            for key, indices in self._referrers(depth, start, set(keys)).items():
+        for depth, start, stop, keys in self.to_targets:
+            for key, indices in self._referrers(depth, start, stop, set(keys)).items():
                 for index in indices:
                     chain = self.chain(depth, index)
                     if chain is not None:
@@ -219,10 +226,10 @@ class Walk:
         """``(id, chain)`` for every object of the walk that refers to an object with one of these ids other
         than the one through which the walk first reached it (and, where they share a chunk, that one too):
         the chain ends at the referrer."""
-        for depth, start, ids in self.again:
+        for depth, start, stop, ids in self.again:
             wanted = keys.intersection(ids)
             if wanted:
-                for key, indices in self._referrers(depth, start, wanted).items():
+                for key, indices in self._referrers(depth, start, stop, wanted).items():
                     for index in indices:
                         chain = self.chain(depth, index)
                         if chain is not None:
@@ -236,9 +243,10 @@ class Walk:
         while depth:
             parent = self._parents.get((depth, index), -1)
             if parent == -1:
+                offsets, chunks = self.sources[depth]
+                start, stop = chunks[bisect_right(offsets, index) - 1]
                 key = id(self.levels[depth][index])
-                chunk = bisect_right(self.sources[depth], index) - 1
-                found = self._referrers(depth - 1, chunk * SIZE, {key}, first=True)
+                found = self._referrers(depth - 1, start, stop, {key}, first=True)
                 parent = self._parents[(depth, index)] = found[key][0] if found else None
             if parent is None:
                 return None
@@ -246,26 +254,42 @@ class Walk:
             steps.append((depth, index))
         return [self.levels[level][at] for level, at in reversed(steps)]
 
-    def _referrers(self, depth: int, start: int, keys: set[int], first: bool = False) -> dict[int, list[int]]:
-        """For each of ``keys`` that the chunk of ``levels[depth]`` at ``start`` refers to, the indices in the
-        level of the objects that do (with ``first``, one of them): halves are asked which of the ids they
-        hold, one ``gc.get_referents`` call each, for all the keys at once."""
+    def _referrers(self, depth: int, start: int, stop: int, keys: set[int], first: bool = False) -> dict[int, list[int]]:
+        """For each of ``keys`` (which the walk saw the chunk ``levels[depth][start:stop]`` refer to), the indices
+        in the level of the objects of the chunk that refer to it (with ``first``, one of them). Halves are
+        asked which of the ids they hold, one ``gc.get_referents`` call each, for all the keys at once; a half
+        is not asked when the other holds none of them, nor is the chunk itself."""
         level, found = self.levels[depth], {}  # type: ignore[var-annotated]
-        pending = [(start, min(start + SIZE, len(level)), keys)]
-        while pending:
-            low, high, wanted = pending.pop()
-            held = wanted.intersection(map(id, _get_referents(*level[low:high])))
-            if not held:
-                continue
-            if high - low > 1:
-                middle = (low + high) // 2
-                pending += [(middle, high, held), (low, middle, held)]
-                continue
-            for key in held:
-                found.setdefault(key, []).append(low)
-            if first:
-                break
+
+        def search(low: int, high: int, wanted: set[int], known: bool) -> set[int]:
+            if not known:
+                wanted = wanted.intersection(map(id, _get_referents(*level[low:high])))
+                if not wanted:
+                    return wanted
+            if high - low == 1:
+                for key in wanted:
+                    found.setdefault(key, []).append(low)
+                return wanted
+            middle = (low + high) // 2
+            left = search(low, middle, wanted, False)
+            rest = wanted.difference(left) if first else wanted
+            if rest:
+                search(middle, high, rest, not left)  # the left holds none of them: the right holds them all
+            return wanted
+
+        search(start, stop, keys, True)
         return {key: sorted(indices) for key, indices in found.items()}
+
+
+def _chunks(size: int) -> Iterator[tuple[int, int]]:
+    """``(start, stop)`` of each chunk of a level of ``size`` objects: ``SIZE`` objects each, or one object each
+    for a level (or a level's tail) of at most ``FEW``."""
+    for start in range(0, size, SIZE):
+        stop = min(start + SIZE, size)
+        if stop - start <= FEW:
+            yield from ((index, index + 1) for index in range(start, stop))
+        else:
+            yield start, stop
 
 
 def reachable(start: object, stops: set[int]) -> list[object]:
