@@ -129,15 +129,16 @@ class Snapshot:
     (classes, modules, module globals, code, running frames)."""
 
     def __init__(self, kinds: Kinds) -> None:
-        objects = gc.get_objects()
-        try:  # no scan for unknown types (``None in kind_of`` cost a tenth of a collection): a KeyError says so
-            kind_of = list(map(kinds.by_type.__getitem__, map(id, map(type, objects))))
+        objects, kind = gc.get_objects(), kinds.by_type.__getitem__
+        try:  # no scan for unknown types (``None in kinds`` cost a tenth of a collection): a KeyError says so
+            special = list(compress(objects, map(kind, map(id, map(type, objects)))))  # WALK is 0: only the others
         except KeyError:  # types never seen before: learn them, then look again
             kind_of = list(map(kinds.by_type.get, map(id, map(type, objects))))
             kinds.learn(map(type, compress(objects, map(is_, kind_of, repeat(None)))))
-            kind_of = list(map(kinds.by_type.__getitem__, map(id, map(type, objects))))
-        special, special_kinds = list(compress(objects, kind_of)), list(filter(None, kind_of))  # WALK is 0
-        del objects, kind_of
+            del kind_of
+            special = list(compress(objects, map(kind, map(id, map(type, objects)))))
+        del objects
+        special_kinds = list(map(kind, map(id, map(type, special))))
         self.framework: list[object] = [obj for obj, kind in zip(special, special_kinds) if kind == FRAMEWORK]
         stopped = [obj for obj, kind in zip(special, special_kinds) if kind == STOP]
         modules = [obj for obj in stopped if type(obj) is types.ModuleType or inherits(type(obj), (types.ModuleType,))]
@@ -172,8 +173,9 @@ class Walk:
     of a few objects (near the roots, where one object may hold a million) is walked one object at a time,
     so that there is nothing to search. A chunk that reaches a target (``to_targets``) or an object reached
     before (``again``: a second path to it) is kept by its place, and for the latter with the ids it
-    yielded: that is all it takes to find every holder later, and it costs two ``list.count`` calls on the
-    chunks that reach anything not new to the walk.
+    yielded: that is all it takes to find every holder later, and it costs one ``list.count`` call on the
+    chunks that reach anything not new to the walk (more on the few that reach a target or reach an object
+    twice).
     """
 
     def __init__(self, roots: list[object], targets: dict[int, object], stops: set[int]) -> None:
@@ -188,7 +190,7 @@ class Walk:
         seen = dict.fromkeys(stops, STOP)
         seen.update(dict.fromkeys(targets, TARGET))
         seen.update((key, key) for key in map(id, roots) if key not in seen)
-        setdefault, level, depth = seen.setdefault, self.levels[0], 0
+        setdefault, level, depth, wanted = seen.setdefault, self.levels[0], 0, set(targets)
         while level:
             following: list[object] = []
             offsets: list[int] = []
@@ -202,11 +204,14 @@ class Walk:
                 following.extend(compress(found, map(is_, returned, ids)))
                 reached_before = len(ids) - (len(following) - offsets[-1])
                 if reached_before:
-                    hits = returned.count(TARGET)
-                    if hits:
-                        self.to_targets.append((depth, start, stop, [key for key, value in zip(ids, returned) if value is TARGET]))
-                    if reached_before > hits + returned.count(STOP):
-                        self.again.append((depth, start, stop, ids))
+                    others = reached_before - returned.count(STOP)  # targets, and objects reached a second time
+                    if others:
+                        hits = wanted.intersection(ids)
+                        if hits:
+                            self.to_targets.append((depth, start, stop, list(hits)))
+                            others -= returned.count(TARGET)
+                        if others:
+                            self.again.append((depth, start, stop, ids))
             depth += 1
             self.levels.append(following)
             self.sources.append((offsets, chunks))

@@ -23,6 +23,8 @@ import sys
 import types
 import weakref
 from contextlib import contextmanager
+from itertools import compress, count, repeat
+from operator import is_, not_, or_
 from pathlib import Path
 from typing import Iterator, Optional, Sequence
 
@@ -45,7 +47,16 @@ from .report import Confirmation, Pin, Report
 from .tensor_bytes import storages
 
 _PACKAGE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
-_NOT_WEAKLY = object()  # a framework object that takes no weak reference: remembered by id alone
+
+
+class _Marker:
+    """Something a weak reference can reach."""
+
+
+_SAME = _Marker()
+_NOT_WEAKLY = weakref.ref(_SAME)  # remembered for a framework object that takes no weak reference: known by its id alone
+_GONE = weakref.ref(_Marker())  # dead at once: what an id the census never saw reaches
+_call = weakref.ref.__call__
 
 
 class Census:
@@ -60,7 +71,7 @@ class Census:
         self.extra_types = tuple(extra_types)
         self.settings = settings or Settings(extra_types=frozenset(extra_types))
         self._kinds: Optional[Kinds] = None
-        self._alive: Optional[dict[int, object]] = None  # id -> weakref.ref (or _NOT_WEAKLY) of framework objects
+        self._alive: Optional[dict[int, weakref.ref]] = None  # id -> a weak reference to the framework object (or _NOT_WEAKLY)
         self._modules: set[str] = set()
         self._findings: dict[str, list] = {}
 
@@ -69,17 +80,20 @@ class Census:
         return self._alive is not None
 
     def start(self) -> None:
-        self._remember(self._snapshot().framework)
+        framework = self._snapshot().framework
+        self._remember(framework, self._compare(framework))
 
     def check(self, test: Optional[str] = None) -> Report:
         """The pins created since ``start`` (or the last ``finish``), without starting again."""
-        return self._census(self._snapshot(), test)
+        snapshot = self._snapshot()
+        return self._census(snapshot, self._compare(snapshot.framework), test)
 
     def finish(self, test: Optional[str] = None, walk: bool = True) -> Report:
         """``check`` (unless ``walk`` is False), then start again from what is alive now."""
         snapshot = self._snapshot()
-        report = self._census(snapshot, test) if walk else Report(self.packages)
-        self._remember(snapshot.framework)
+        compared = self._compare(snapshot.framework)
+        report = self._census(snapshot, compared, test) if walk else Report(self.packages)
+        self._remember(snapshot.framework, compared)
         return report
 
     # --- what is alive, and what is new ---
@@ -97,34 +111,37 @@ class Census:
         found = (_imported_class(name) for name in ("torch.nn.Module", "torch.Tensor", *self.extra_types))
         return tuple(cls for cls in found if cls is not None)
 
-    def _remember(self, framework: list[object]) -> None:
-        before = self._alive or {}
-        alive: dict[int, object] = {}
-        for obj in framework:
-            key = id(obj)
-            ref = before.get(key)
-            if not _same(ref, obj):
-                try:
-                    ref = weakref.ref(obj)
-                except TypeError:
-                    ref = _NOT_WEAKLY
-            alive[key] = ref
-        self._alive = alive
+    def _compare(self, framework: list[object]) -> tuple[list[int], list[weakref.ref], list[bool]]:
+        """For each framework object: its id, the weak reference remembered under that id (a dead one if
+        none), and whether that reference still reaches this very object (an object that died and left its
+        address to a new one does not). In C iterators: tens of thousands of tensors cost milliseconds."""
+        alive = self._alive or {}
+        ids = list(map(id, framework))
+        refs = list(map(alive.get, ids, repeat(_GONE)))
+        reached = list(map(_call, refs))
+        return ids, refs, list(map(or_, map(is_, reached, framework), map(is_, reached, repeat(_SAME))))
+
+    def _remember(self, framework: list[object], compared: tuple[list[int], list[weakref.ref], list[bool]]) -> None:
+        ids, refs, same = compared
+        refs = list(refs)
+        for index in compress(count(), map(not_, same)):
+            try:
+                refs[index] = weakref.ref(framework[index])
+            except TypeError:
+                refs[index] = _NOT_WEAKLY
+        self._alive = dict(zip(ids, refs))
         self._modules = set(sys.modules)
 
-    def _new(self, framework: list[object]) -> dict[int, object]:
-        alive = self._alive or {}
-        new = {}
-        for obj in framework:
-            if not _same(alive.get(id(obj)), obj):
-                new[id(obj)] = obj
-        return new
+    @staticmethod
+    def _new(framework: list[object], compared: tuple[list[int], list[weakref.ref], list[bool]]) -> dict[int, object]:
+        ids, _, same = compared
+        return dict(zip(compress(ids, map(not_, same)), compress(framework, map(not_, same))))
 
     # --- the walk and its report ---
 
-    def _census(self, snapshot: Snapshot, test: Optional[str]) -> Report:
+    def _census(self, snapshot: Snapshot, compared: tuple[list[int], list[weakref.ref], list[bool]], test: Optional[str]) -> Report:
         report = Report(self.packages)
-        new = self._new(snapshot.framework)
+        new = self._new(snapshot.framework, compared)
         if not new:
             return report
         roots, names = self._roots()
@@ -233,12 +250,6 @@ class Census:
             if finding is not None:
                 return Confirmation(finding.code, _shown(Path(filename), module), finding.line)
         return None
-
-
-def _same(ref: Optional[object], obj: object) -> bool:
-    """Whether what the census remembered under ``obj``'s id is ``obj`` itself, and not an object that died
-    and left its address to it (one that takes no weak reference is known by its id alone)."""
-    return ref is _NOT_WEAKLY or (ref is not None and ref() is obj)  # type: ignore[operator]
 
 
 def _imported_class(name: str) -> Optional[type]:
