@@ -8,7 +8,8 @@ reachable from its globals; then times one ``gc.collect()`` and one census per c
 census after ``start``, as ``pytest --weakglobals`` runs one after every test):
 - nothing new survives (most tests): one pass over ``gc.get_objects()``, no walk;
 - a new module survives, held by a local: the whole state is walked and nothing is found;
-- a new module is pinned in the deepest node: walked until found, with its path and bytes.
+- a new module is pinned in the deepest node: the whole state is walked, and the pin named with its
+  path and bytes.
 ``--quick`` uses 10^4 objects and 10^3 modules (a smoke run).
 
 ``--against REV`` also times the census of commit REV of this repository (its ``flake8_weakglobals``
