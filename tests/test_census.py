@@ -36,9 +36,11 @@ def demo(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     import census_demo.hostile
     import census_demo.names
     import census_demo.rotary
+    import census_demo.shared
     import census_demo.workspace
 
     yield census_demo
+    census_demo.shared.forget()
     census_demo.names.module_names.clear()
     census_demo.names.weak_names.clear()
     census_demo.rotary.RotaryEmbedding.forward.cache_clear()
@@ -138,6 +140,23 @@ def test_a_cache_reached_through_an_importing_module_is_named_where_the_linter_r
         assert_and_get_unique_device.cache_clear()
     name = "torch.ao.quantization.fx.utils.assert_and_get_unique_device <lru_cache>"
     assert containers(report) == {name: (1, (16 * 16 + 16) * 4, "WG006 at torch/ao/quantization/fx/utils.py:250")}
+
+
+def test_every_container_that_holds_an_object_lists_it_once_with_its_own_path(demo: Any) -> None:
+    with census(["census_demo"]) as report:
+        model = nn.Linear(8, 8)
+        demo.shared.keep_everywhere(model)
+    address = f"{id(model):#x}"
+    assert sorted(pin.path for pin in report.pins) == [
+        "census_demo.shared.BY_MODULE[<Linear at " + address + ">]",  # one pin for the map, though it holds it twice
+        "census_demo.shared.BY_NAME['first']",
+        "census_demo.shared.CURRENT",
+        "census_demo.shared.HISTORY[0][1]",
+        "census_demo.shared.LAST",
+        "census_demo.shared.RECENT[0][1]",  # through the tuple HISTORY holds too
+    ]
+    assert {pin.identity for pin in report.pins} == {f"{os.getpid()}:{address}"} and report.nbytes == (8 * 8 + 8) * 4
+    assert report.lines()[0].startswith("weakglobals census of census_demo: 6 containers hold 1 object created by 1 test")
 
 
 def test_tied_and_viewed_storage_is_counted_once(demo: Any) -> None:
@@ -304,6 +323,116 @@ def test_fail_mode_fails_each_test_that_pins_also_under_xdist(project: pytest.Py
     errors = sorted(line.split(" - ")[0] for line in result.stdout.lines if line.startswith("ERROR "))
     assert errors == [f"ERROR test_project.py::{name}" for name in ("test_fixture", "test_function_fixture_stored", "test_pins")]
     assert "pinpkg.pins.names: 4 objects; confirms WG001 at pinpkg/pins.py:3" in result.stdout.str()  # the controller's summary
+
+
+STORE = """from torch import nn
+
+CACHE = {}
+BY_NAME = {}
+REGISTRY = {}
+LOG = []
+LATEST = {}
+
+
+class Record:
+    def __init__(self, module: nn.Module) -> None:
+        self.module = module
+
+
+def keep(name: str, module: nn.Module) -> None:
+    CACHE[module] = name
+    BY_NAME[name] = module
+
+
+def log(module: nn.Module) -> None:
+    record = Record(module)
+    LOG.append(record)
+    LATEST["last"] = record
+
+
+def register(name: str, module: nn.Module) -> None:
+    REGISTRY[name] = module
+"""
+STORE_TESTS = """from torch import nn
+from pinpkg import store
+
+
+def test_keep():
+    store.keep("first", nn.Linear(8, 8))
+
+
+def test_log():
+    store.log(nn.Linear(4, 4))
+
+
+def test_register():
+    store.register("bert", nn.Linear(2, 2))
+"""
+
+
+@pytest.fixture
+def store(pytester: pytest.Pytester) -> pytest.Pytester:
+    """A package whose module keeps one model in two maps (``keep``), another in a list and a map through one
+    record both hold (``log``), a third in a map keyed by names only (``register``)."""
+    package = pytester.mkpydir("pinpkg")
+    (package / "store.py").write_text(STORE)
+    pytester.makepyfile(test_store=STORE_TESTS)
+    return pytester
+
+
+def census_summary(result: pytest.RunResult) -> list[str]:
+    """The lines after the census's separator, addresses written as 0x..."""
+    text = result.stdout.str().split("weakglobals census =", 1)[1]
+    return [re.sub(r"0x[0-9a-f]+", "0x...", line) for line in text.splitlines()[1:]]
+
+
+def test_an_object_two_containers_hold_is_listed_under_each_with_its_path(store: pytest.Pytester) -> None:
+    result = store.runpytest_subprocess("--weakglobals", "-p", "no:cacheprovider", "-k", "keep or log")
+    result.assert_outcomes(passed=2, deselected=1)
+    summary = census_summary(result)
+    assert summary[0] == (
+        "weakglobals census of pinpkg: 4 containers hold 2 objects created by 2 tests, 368 B of tensor storage in all"
+        " (each storage counted once)"
+    )
+    lines = [line.strip() for line in summary]
+    keep, log = "(Linear, test_store.py::test_keep; also held by", "(Linear, test_store.py::test_log; also held by"
+    assert "288 B  pinpkg.store.CACHE: 1 object; confirms WG001 at pinpkg/store.py:3" in lines
+    assert f"288 B  pinpkg.store.CACHE[<Linear at 0x...>]  {keep} pinpkg.store.BY_NAME)" in lines
+    assert f"288 B  pinpkg.store.BY_NAME['first']  {keep} pinpkg.store.CACHE)" in lines
+    assert f"80 B  pinpkg.store.LOG[0].module  {log} pinpkg.store.LATEST)" in lines  # through the record both hold
+    assert f"80 B  pinpkg.store.LATEST['last'].module  {log} pinpkg.store.LOG)" in lines
+
+
+def test_a_name_keyed_map_is_said_to_be_out_of_the_linters_scope_not_a_miss_to_report(store: pytest.Pytester) -> None:
+    result = store.runpytest_subprocess("--weakglobals", "-p", "no:cacheprovider", "-k", "register")
+    result.assert_outcomes(passed=1, deselected=2)
+    assert census_summary(result)[1].strip() == (
+        "24 B  pinpkg.store.REGISTRY: 1 object; keyed by name: the linter does not report maps keyed by names, by design"
+    )
+    assert "please report" not in result.stdout.str() and "not reported by the linter" not in result.stdout.str()
+    result = store.runpytest_subprocess("--weakglobals", "-p", "no:cacheprovider", "-k", "log")  # a real miss still asks
+    summary = census_summary(result)
+    assert "80 B  pinpkg.store.LOG: 1 object; not reported by the linter" in [line.strip() for line in summary]
+    assert [line for line in summary if "please report" in line] == [
+        "1 container not reported by the linter: the most useful lines of this report, each a pin the static rules miss; "
+        "please report them (https://github.com/flake8-weakglobals/flake8-weakglobals/issues)."
+    ]
+
+
+def test_what_could_not_be_collected_is_said_not_to_be_censused(project: pytest.Pytester) -> None:
+    """A module that fails to import: pytest stops before any test (no pins, but not a clean census), or, with
+    --continue-on-collection-errors or under pytest-xdist, runs the others."""
+    project.makepyfile(test_broken="import no_such_module_anywhere\n")
+    not_censused = "census: 1 module could not be collected; not censused: test_broken.py"
+    result = project.runpytest_subprocess("--weakglobals", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert census_summary(result)[:2] == ["weakglobals census of pinpkg: no pins in the tests it censused", not_censused]
+    for options in (["--continue-on-collection-errors"], ["-n", "2"]):
+        result = project.runpytest_subprocess("--weakglobals", "-p", "no:cacheprovider", *options)
+        result.assert_outcomes(passed=7, errors=1)
+        summary = census_summary(result)
+        assert summary[0].startswith("weakglobals census of pinpkg: 1 container holds 4 objects created by 4 tests")
+        assert not_censused in summary, options
 
 
 def test_without_the_flag_nothing_runs(pytester: pytest.Pytester) -> None:

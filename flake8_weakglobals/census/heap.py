@@ -8,9 +8,11 @@ Why these rules:
   property of a user class ever runs. Objects are told apart by ``id`` (never hashed), types by their
   ``__mro__`` read through ``type``'s own descriptors (never ``isinstance``, which may call ``__class__``
   or a metaclass's ``__instancecheck__``).
-- The walk is breadth-first, one ``gc.get_referents`` call per level of the whole frontier, with every
-  per-object step (filter, id, de-duplication) done by C iterators: it visits an object for a few dozen
-  nanoseconds, so a census costs about what one ``gc.collect()`` costs.
+- The walk is breadth-first, one ``gc.get_referents`` call per chunk of a level, with every per-object step
+  (filter, id, de-duplication) done by C iterators: it visits an object for a few hundred nanoseconds, so a
+  census costs a few ``gc.collect()``. It always walks the whole state (every holder of a pin is wanted,
+  and a second path to it may come last), and keeps where each object was first reached and which chunks
+  reached something twice, so that naming each holder afterwards costs searches within single chunks.
 - It does not enter: other modules and their globals (each selected module is its own root), classes (the
   classes a selected module defines are roots of their own; the rest belong to other packages), code
   objects, framework objects (a pinned module owns its submodules and tensors: they count as its bytes,
@@ -23,6 +25,7 @@ import gc
 import sys
 import types
 import weakref
+from bisect import bisect_right
 from itertools import compress, repeat
 from operator import is_
 from typing import Any, Callable, Iterable, Iterator, Optional
@@ -126,13 +129,16 @@ class Snapshot:
     (classes, modules, module globals, code, running frames)."""
 
     def __init__(self, kinds: Kinds) -> None:
-        objects = gc.get_objects()
-        kind_of = list(map(kinds.by_type.get, map(id, map(type, objects))))
-        if None in kind_of:  # types never seen before: learn them, then look again
+        objects, kind = gc.get_objects(), kinds.by_type.__getitem__
+        try:  # no scan for unknown types (``None in kinds`` cost a tenth of a collection): a KeyError says so
+            special = list(compress(objects, map(kind, map(id, map(type, objects)))))  # WALK is 0: only the others
+        except KeyError:  # types never seen before: learn them, then look again
+            kind_of = list(map(kinds.by_type.get, map(id, map(type, objects))))
             kinds.learn(map(type, compress(objects, map(is_, kind_of, repeat(None)))))
-            kind_of = list(map(kinds.by_type.__getitem__, map(id, map(type, objects))))
-        special, special_kinds = list(compress(objects, kind_of)), list(filter(None, kind_of))  # WALK is 0
-        del objects, kind_of
+            del kind_of
+            special = list(compress(objects, map(kind, map(id, map(type, objects)))))
+        del objects
+        special_kinds = list(map(kind, map(id, map(type, special))))
         self.framework: list[object] = [obj for obj, kind in zip(special, special_kinds) if kind == FRAMEWORK]
         stopped = [obj for obj, kind in zip(special, special_kinds) if kind == STOP]
         modules = [obj for obj in stopped if type(obj) is types.ModuleType or inherits(type(obj), (types.ModuleType,))]
@@ -149,90 +155,159 @@ def running_frames() -> Iterator[types.FrameType]:
             frame = frame.f_back
 
 
-class Hit:
-    """A target the walk reached: the objects from a root to it, first to last."""
-
-    def __init__(self, chain: list[object]) -> None:
-        self.chain = chain
+STOP, TARGET = -1, -2  # what the walk's table holds for ids it must not enter (ints: ``list.count`` compares them cheaply)
+SIZE = 8192  # objects per ``gc.get_referents`` call: the temporary lists stay small enough to be cheap
+FEW = 16  # a chunk this small is walked one object at a time: each one's share of the next level is known
 
 
-def walk(roots: list[list[dict]], targets: dict[int, object], stops: set[int]) -> list[Hit]:
-    """Breadth-first from each root (a module's dict and its classes' dicts) to the ``targets`` (by id),
-    never entering ``stops`` nor a target. An object reached from several roots is reported once, under
-    the first; the walk ends as soon as every target is found."""
-    seen = Seen(stops)
-    seen.add(targets)
-    remaining = set(targets)
-    hits: list[Hit] = []
-    for start in roots:
-        if not remaining:
-            break
-        seen.add(map(id, start))
-        levels, found = [start], []
-        while levels[-1] and remaining:
-            level: list[object] = []
-            for chunk in chunks(levels[-1]):
-                by_id = referents(chunk)
-                reached = remaining.intersection(by_id)
-                if reached:
-                    remaining -= reached
-                    found.extend((len(levels), by_id[key]) for key in reached)
-                level.extend(seen.fresh(by_id))
-            levels.append(level)
-        hits.extend(Hit(chain_to(levels, depth, target)) for depth, target in found)
-    return hits
+class Walk:
+    """One breadth-first walk from ``roots`` (module and class namespace dicts) through what they reach, never
+    entering ``stops`` nor a target, with what it takes to name afterwards every object of the walk that
+    refers to a target or to any object on the way to one.
+
+    A level is walked a chunk at a time: one ``gc.get_referents`` call for the chunk, the ids of what it
+    yields looked up in one table in one C pass (``setdefault(key, key)`` returns the very int passed only
+    for an id seen for the first time, so duplicates within a chunk need no table of their own). What a
+    chunk reaches first is appended to the next level, and where each chunk's share starts is kept
+    (``sources``), so that an object's parent is searched for in one chunk, never in a whole level; a chunk
+    of a few objects (near the roots, where one object may hold a million) is walked one object at a time,
+    so that there is nothing to search. A chunk that reaches a target (``to_targets``) or an object reached
+    before (``again``: a second path to it) is kept by its place, and for the latter with the ids it
+    yielded: that is all it takes to find every holder later, and it costs one ``list.count`` call on the
+    chunks that reach anything not new to the walk (more on the few that reach a target or reach an object
+    twice).
+    """
+
+    def __init__(self, roots: list[object], targets: dict[int, object], stops: set[int]) -> None:
+        self.targets = targets
+        self.levels: list[list[object]] = [list(roots)]
+        # per level after the first: for each chunk of the level before, in order, where its share of this
+        # level starts, and the chunk (start, stop)
+        self.sources: list[tuple[list[int], list[tuple[int, int]]]] = [([], [])]
+        self.to_targets: list[tuple[int, int, int, list[int]]] = []  # (depth, start, stop, target ids the chunk refers to)
+        self.again: list[tuple[int, int, int, list[int]]] = []  # (depth, start, stop, ids of all it yields)
+        self._parents: dict[tuple[int, int], Optional[int]] = {}  # (depth, index) -> its parent's index in the level before
+        seen = dict.fromkeys(stops, STOP)
+        seen.update(dict.fromkeys(targets, TARGET))
+        seen.update((key, key) for key in map(id, roots) if key not in seen)
+        setdefault, level, depth, wanted = seen.setdefault, self.levels[0], 0, set(targets)
+        while level:
+            following: list[object] = []
+            offsets: list[int] = []
+            chunks: list[tuple[int, int]] = []
+            for start, stop in _chunks(len(level)):
+                found = list(filter(_is_tracked, _get_referents(*level[start:stop])))
+                ids = list(map(id, found))
+                returned = list(map(setdefault, ids, ids))
+                offsets.append(len(following))
+                chunks.append((start, stop))
+                following.extend(compress(found, map(is_, returned, ids)))
+                reached_before = len(ids) - (len(following) - offsets[-1])
+                if reached_before:
+                    others = reached_before - returned.count(STOP)  # targets, and objects reached a second time
+                    if others:
+                        hits = wanted.intersection(ids)
+                        if hits:
+                            self.to_targets.append((depth, start, stop, list(hits)))
+                            others -= returned.count(TARGET)
+                        if others:
+                            self.again.append((depth, start, stop, ids))
+            depth += 1
+            self.levels.append(following)
+            self.sources.append((offsets, chunks))
+            level = following
+
+    def paths_to_targets(self) -> Iterator[tuple[int, list[object]]]:
+        """``(target id, chain)`` for every object of the walk that refers to a target: the objects from a root
+        to the target, each referring to the next."""
+        for depth, start, stop, keys in self.to_targets:
+            for key, indices in self._referrers(depth, start, stop, set(keys)).items():
+                for index in indices:
+                    chain = self.chain(depth, index)
+                    if chain is not None:
+                        yield key, [*chain, self.targets[key]]
+
+    def paths_to(self, keys: set[int]) -> Iterator[tuple[int, list[object]]]:
+        """``(id, chain)`` for every object of the walk that refers to an object with one of these ids other
+        than the one through which the walk first reached it (and, where they share a chunk, that one too):
+        the chain ends at the referrer."""
+        for depth, start, stop, ids in self.again:
+            wanted = keys.intersection(ids)
+            if wanted:
+                for key, indices in self._referrers(depth, start, stop, wanted).items():
+                    for index in indices:
+                        chain = self.chain(depth, index)
+                        if chain is not None:
+                            yield key, chain
+
+    def chain(self, depth: int, index: int) -> Optional[list[object]]:
+        """The objects from a root to ``levels[depth][index]``, each referring to the next: each one's parent is
+        searched for in the chunk of the level before that reached it first (once: parents are remembered).
+        None if another thread changed a link since the walk saw it."""
+        steps = [(depth, index)]
+        while depth:
+            parent = self._parents.get((depth, index), -1)
+            if parent == -1:
+                offsets, chunks = self.sources[depth]
+                start, stop = chunks[bisect_right(offsets, index) - 1]
+                key = id(self.levels[depth][index])
+                found = self._referrers(depth - 1, start, stop, {key}, first=True)
+                parent = self._parents[(depth, index)] = found[key][0] if found else None
+            if parent is None:
+                return None
+            depth, index = depth - 1, parent
+            steps.append((depth, index))
+        return [self.levels[level][at] for level, at in reversed(steps)]
+
+    def _referrers(self, depth: int, start: int, stop: int, keys: set[int], first: bool = False) -> dict[int, list[int]]:
+        """For each of ``keys`` (which the walk saw the chunk ``levels[depth][start:stop]`` refer to), the indices
+        in the level of the objects of the chunk that refer to it (with ``first``, one of them). Halves are
+        asked which of the ids they hold, one ``gc.get_referents`` call each, for all the keys at once; a half
+        is not asked when the other holds none of them, nor is the chunk itself."""
+        level, found = self.levels[depth], {}  # type: ignore[var-annotated]
+
+        def search(low: int, high: int, wanted: set[int], known: bool) -> set[int]:
+            if not known:
+                wanted = wanted.intersection(map(id, _get_referents(*level[low:high])))
+                if not wanted:
+                    return wanted
+            if high - low == 1:
+                for key in wanted:
+                    found.setdefault(key, []).append(low)
+                return wanted
+            middle = (low + high) // 2
+            left = search(low, middle, wanted, False)
+            rest = wanted.difference(left) if first else wanted
+            if rest:
+                search(middle, high, rest, not left)  # the left holds none of them: the right holds them all
+            return wanted
+
+        search(start, stop, keys, True)
+        return {key: sorted(indices) for key, indices in found.items()}
 
 
-class Seen:
-    """The ids already visited (or never to visit), as the keys of a dict: ``fresh`` marks and returns the
-    new ones in one C pass, one table operation per object (``setdefault`` returns this pass's mark only
-    for a key it just inserted)."""
-
-    def __init__(self, ids: Iterable[int]) -> None:
-        self._ids: dict[int, object] = dict.fromkeys(ids)
-
-    def add(self, ids: Iterable[int]) -> None:
-        self._ids.update(dict.fromkeys(ids))
-
-    def fresh(self, by_id: dict[int, object]) -> Iterator[object]:
-        mark = object()
-        return compress(by_id.values(), map(is_, map(self._ids.setdefault, by_id, repeat(mark)), repeat(mark)))
-
-
-def chunks(objects: list[object], size: int = 8192) -> Iterator[list[object]]:
-    """A level in slices: the temporary tables stay small enough to be cheap (a level may hold millions)."""
-    for start in range(0, len(objects), size):
-        yield objects[start:start + size]
-
-
-def referents(chunk: list[object]) -> dict[int, object]:
-    """What ``chunk`` refers to that ``gc`` tracks (atoms cannot refer to anything), each once, by id."""
-    found = list(filter(_is_tracked, _get_referents(*chunk)))
-    return dict(zip(map(id, found), found))
-
-
-def chain_to(levels: list[list[object]], level: int, target: object) -> list[object]:
-    """The objects from a root to ``target`` (found at ``level``): each one's parent is found in the level
-    before by halving it, asking ``gc.get_referents`` of each half whether it holds the child."""
-    chain = [target]
-    for depth in range(level - 1, -1, -1):
-        candidates, child = levels[depth], id(chain[-1])
-        while len(candidates) > 1:
-            half = len(candidates) // 2
-            candidates = candidates[:half] if child in map(id, _get_referents(*candidates[:half])) else candidates[half:]
-        if not candidates or child not in map(id, _get_referents(*candidates)):
-            break  # changed under us by another thread: the path stops here
-        chain.append(candidates[0])
-    chain.reverse()
-    return chain
+def _chunks(size: int) -> Iterator[tuple[int, int]]:
+    """``(start, stop)`` of each chunk of a level of ``size`` objects: ``SIZE`` objects each, or one object each
+    for a level (or a level's tail) of at most ``FEW``."""
+    for start in range(0, size, SIZE):
+        stop = min(start + SIZE, size)
+        if stop - start <= FEW:
+            yield from ((index, index + 1) for index in range(start, stop))
+        else:
+            yield start, stop
 
 
 def reachable(start: object, stops: set[int]) -> list[object]:
     """Everything reachable from ``start`` (itself included) without entering ``stops``."""
-    seen = Seen(stops)
-    seen.add((id(start),))
-    found, level = [start], [start]
+    seen = dict.fromkeys(stops, STOP)
+    seen[id(start)] = STOP
+    setdefault, found, level = seen.setdefault, [start], [start]
     while level:
-        level = [obj for chunk in chunks(level) for obj in seen.fresh(referents(chunk))]
-        found.extend(level)
+        following: list[object] = []
+        for begin in range(0, len(level), SIZE):
+            referents = list(filter(_is_tracked, _get_referents(*level[begin:begin + SIZE])))
+            ids = list(map(id, referents))
+            following.extend(compress(referents, map(is_, map(setdefault, ids, ids), ids)))
+        found.extend(following)
+        level = following
     return found

@@ -17,20 +17,23 @@ object reads as new. How the heap is walked, and what is not walked, is in ``hea
 """
 from __future__ import annotations
 
+import os
 import re
 import sys
 import types
 import weakref
 from contextlib import contextmanager
+from itertools import compress, count, repeat
+from operator import is_, not_, or_
 from pathlib import Path
 from typing import Iterator, Optional, Sequence
 
 from ..frontends.check_one_file import check_file
 from ..frontends.config import Settings
 from .heap import (
-    Hit,
     Kinds,
     Snapshot,
+    Walk,
     class_dict,
     defined_in,
     defined_where,
@@ -38,14 +41,22 @@ from .heap import (
     module_dict,
     reachable,
     type_name,
-    walk,
 )
-from .pin_paths import container_of, describe, qualified_name
+from .pin_paths import Described, every_name, qualified_name
 from .report import Confirmation, Pin, Report
 from .tensor_bytes import storages
 
 _PACKAGE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
-_NOT_WEAKLY = object()  # a framework object that takes no weak reference: remembered by id alone
+
+
+class _Marker:
+    """Something a weak reference can reach."""
+
+
+_SAME = _Marker()
+_NOT_WEAKLY = weakref.ref(_SAME)  # remembered for a framework object that takes no weak reference: known by its id alone
+_GONE = weakref.ref(_Marker())  # dead at once: what an id the census never saw reaches
+_call = weakref.ref.__call__
 
 
 class Census:
@@ -60,7 +71,7 @@ class Census:
         self.extra_types = tuple(extra_types)
         self.settings = settings or Settings(extra_types=frozenset(extra_types))
         self._kinds: Optional[Kinds] = None
-        self._alive: Optional[dict[int, object]] = None  # id -> weakref.ref (or _NOT_WEAKLY) of framework objects
+        self._alive: Optional[dict[int, weakref.ref]] = None  # id -> a weak reference to the framework object (or _NOT_WEAKLY)
         self._modules: set[str] = set()
         self._findings: dict[str, list] = {}
 
@@ -69,17 +80,20 @@ class Census:
         return self._alive is not None
 
     def start(self) -> None:
-        self._remember(self._snapshot().framework)
+        framework = self._snapshot().framework
+        self._remember(framework, self._compare(framework))
 
     def check(self, test: Optional[str] = None) -> Report:
         """The pins created since ``start`` (or the last ``finish``), without starting again."""
-        return self._census(self._snapshot(), test)
+        snapshot = self._snapshot()
+        return self._census(snapshot, self._compare(snapshot.framework), test)
 
     def finish(self, test: Optional[str] = None, walk: bool = True) -> Report:
         """``check`` (unless ``walk`` is False), then start again from what is alive now."""
         snapshot = self._snapshot()
-        report = self._census(snapshot, test) if walk else Report(self.packages)
-        self._remember(snapshot.framework)
+        compared = self._compare(snapshot.framework)
+        report = self._census(snapshot, compared, test) if walk else Report(self.packages)
+        self._remember(snapshot.framework, compared)
         return report
 
     # --- what is alive, and what is new ---
@@ -97,45 +111,88 @@ class Census:
         found = (_imported_class(name) for name in ("torch.nn.Module", "torch.Tensor", *self.extra_types))
         return tuple(cls for cls in found if cls is not None)
 
-    def _remember(self, framework: list[object]) -> None:
-        before = self._alive or {}
-        alive: dict[int, object] = {}
-        for obj in framework:
-            key = id(obj)
-            ref = before.get(key)
-            if not _same(ref, obj):
-                try:
-                    ref = weakref.ref(obj)
-                except TypeError:
-                    ref = _NOT_WEAKLY
-            alive[key] = ref
-        self._alive = alive
+    def _compare(self, framework: list[object]) -> tuple[list[int], list[weakref.ref], list[bool]]:
+        """For each framework object: its id, the weak reference remembered under that id (a dead one if
+        none), and whether that reference still reaches this very object (an object that died and left its
+        address to a new one does not). In C iterators: tens of thousands of tensors cost milliseconds."""
+        alive = self._alive or {}
+        ids = list(map(id, framework))
+        refs = list(map(alive.get, ids, repeat(_GONE)))
+        reached = list(map(_call, refs))
+        return ids, refs, list(map(or_, map(is_, reached, framework), map(is_, reached, repeat(_SAME))))
+
+    def _remember(self, framework: list[object], compared: tuple[list[int], list[weakref.ref], list[bool]]) -> None:
+        ids, refs, same = compared
+        refs = list(refs)
+        for index in compress(count(), map(not_, same)):
+            try:
+                refs[index] = weakref.ref(framework[index])
+            except TypeError:
+                refs[index] = _NOT_WEAKLY
+        self._alive = dict(zip(ids, refs))
         self._modules = set(sys.modules)
 
-    def _new(self, framework: list[object]) -> dict[int, object]:
-        alive = self._alive or {}
-        new = {}
-        for obj in framework:
-            if not _same(alive.get(id(obj)), obj):
-                new[id(obj)] = obj
-        return new
+    @staticmethod
+    def _new(framework: list[object], compared: tuple[list[int], list[weakref.ref], list[bool]]) -> dict[int, object]:
+        ids, _, same = compared
+        return dict(zip(compress(ids, map(not_, same)), compress(framework, map(not_, same))))
 
     # --- the walk and its report ---
 
-    def _census(self, snapshot: Snapshot, test: Optional[str]) -> Report:
+    def _census(self, snapshot: Snapshot, compared: tuple[list[int], list[weakref.ref], list[bool]], test: Optional[str]) -> Report:
         report = Report(self.packages)
-        new = self._new(snapshot.framework)
+        new = self._new(snapshot.framework, compared)
         if not new:
             return report
         roots, names = self._roots()
         inside = snapshot.stops.union(map(id, snapshot.framework)).difference(new)  # old framework objects stop it
-        hits = walk(roots, new, inside)
         tensor_class = _imported_class("torch.Tensor")
-        for hit in hits:
-            report.pins.append(self._pin(hit, names, inside, new, tensor_class, test))
+        for target, holders in self._holders(Walk(roots, new, inside), names).items():
+            obj = new[target]
+            held = reachable(obj, inside)
+            tensors = [item for item in held if id(item) in new and tensor_class is not None and inherits(type(item), (tensor_class,))]
+            kept = storages(tensors)
+            for module, described in holders:
+                report.pins.append(self._pin(obj, module, described, kept, test))
         return report
 
-    def _roots(self) -> tuple[list[list[dict]], dict[int, tuple[str, str]]]:
+    def _holders(self, walk: Walk, names: dict[int, tuple[str, str]]) -> dict[int, list[tuple[str, Described]]]:
+        """Per target the walk reached, one path per container that holds it (named as in ``describe``: the
+        path's part before its first item, or a global or attribute itself). Every object of the walk that
+        refers to the target gives a path, and so does every object that refers to one on the way from a
+        container to it (a record two maps hold, a tuple two lists share), found again for each new holder's
+        path. A container that holds another holder's container, or the object owning it, is not listed:
+        fixing that holder frees the target for both. Each container lists the target once, with the first
+        path found through it."""
+        holders: dict[int, dict[object, tuple[str, Described]]] = {}
+        inward: dict[int, list[tuple[int, list[object]]]] = {}  # id of an object inside a container -> (target, the rest of the way)
+
+        def consider(target: int, chain: list[object]) -> None:
+            module, root = names[id(chain[0])]
+            module, root, chain = self._home(module, root, chain)
+            found = holders.setdefault(target, {})
+            for described in every_name(chain, root):
+                holder = described.path if described.container == described.path else id(chain[described.at])
+                if holder in found:
+                    continue
+                found[holder] = (module, described)
+                for index in range(described.at + 1, len(chain) - 1):
+                    inward.setdefault(id(chain[index]), []).append((target, chain[index:]))
+
+        for target, chain in walk.paths_to_targets():
+            consider(target, chain)
+        asked: set[int] = set()
+        while len(asked) < len(inward):
+            keys = set(inward).difference(asked)
+            asked.update(keys)
+            for key, chain in walk.paths_to(keys):
+                on_chain = set(map(id, chain))
+                for target, rest in list(inward[key]):
+                    if on_chain.isdisjoint(map(id, rest)):
+                        consider(target, [*chain, *rest])
+        return {target: list(found.values()) for target, found in holders.items()}
+
+    def _roots(self) -> tuple[list[dict], dict[int, tuple[str, str]]]:
         """Per selected module (by name), its globals and the namespaces of the classes it defines; and for
         each of those dicts, ``(module name, the name the path starts with)``."""
         roots, names = [], {}
@@ -143,32 +200,26 @@ class Census:
             if not self._selected(name) or not inherits(type(module), (types.ModuleType,)):
                 continue
             namespace = module_dict(module)
-            start, names[id(namespace)] = [namespace], (name, name)
+            roots.append(namespace)
+            names[id(namespace)] = (name, name)
             for key, value in dict.items(namespace):
                 if type(key) is str and inherits(type(value), (type,)) and defined_in(value) == name:
                     body = class_dict(value)
                     if id(body) not in names:
-                        start.append(body)
+                        roots.append(body)
                         names[id(body)] = (name, f"{name}.{key}")
-            roots.append(start)
         return roots, names
 
     def _selected(self, module: str) -> bool:
         return any(module == package or module.startswith(package + ".") for package in self.packages)
 
-    def _pin(self, hit: Hit, names: dict, inside: set[int], new: dict[int, object], tensor_class: Optional[type],
-             test: Optional[str]) -> Pin:
-        target = hit.chain[-1]
-        module, root = names[id(hit.chain[0])]
-        module, root, chain = self._home(module, root, hit.chain)
-        path = describe(chain, root)
-        container = container_of(path)
-        held = reachable(target, inside)
-        tensors = [obj for obj in held if id(obj) in new and tensor_class is not None and inherits(type(obj), (tensor_class,))]
+    def _pin(self, target: object, module: str, described: Described, kept: dict[str, int], test: Optional[str]) -> Pin:
+        path, container, _, by_name = described
         note = "" if module in self._modules else "its module was first imported during the test: maybe its import-time state"
         return Pin(
             path=path, container=container, root=qualified_name(container), kind=type_name(target), test=test,
-            storages=storages(tensors), confirms=self._confirmation(module, qualified_name(container)), note=note,
+            storages=kept, confirms=self._confirmation(module, qualified_name(container)), note=note,
+            by_name=by_name, identity=f"{os.getpid()}:{id(target):#x}",
         )
 
     def _home(self, module: str, root: str, chain: list[object]) -> tuple[str, str, list[object]]:
@@ -199,12 +250,6 @@ class Census:
             if finding is not None:
                 return Confirmation(finding.code, _shown(Path(filename), module), finding.line)
         return None
-
-
-def _same(ref: Optional[object], obj: object) -> bool:
-    """Whether what the census remembered under ``obj``'s id is ``obj`` itself, and not an object that died
-    and left its address to it (one that takes no weak reference is known by its id alone)."""
-    return ref is _NOT_WEAKLY or (ref is not None and ref() is obj)  # type: ignore[operator]
 
 
 def _imported_class(name: str) -> Optional[type]:

@@ -12,7 +12,9 @@ from __future__ import annotations
 import functools
 import re
 import types
-from typing import Any, Optional
+from itertools import compress, count, islice, repeat
+from operator import is_, or_
+from typing import Any, Iterator, NamedTuple, Optional
 
 from .heap import ATOMS, class_dict, class_lookup, inherits, mro, type_name
 
@@ -24,19 +26,33 @@ _ITEM = re.compile(r"[\[{]| -> ")
 _ANNOTATION = re.compile(r" <[a-z_]+>")
 
 
-def describe(chain: list[object], root: str) -> str:
+class Described(NamedTuple):
+    """A chain written out: the whole path, its container (everything before its first item: ``[...]``,
+    ``{...}``, `` -> <...>``), which object of the chain that container is, and whether the first item is a
+    string key (``REGISTRY['bert']``: a map keyed by names, which the linter leaves alone by design)."""
+
+    path: str
+    container: str
+    at: int  # index in the chain of the container's object; without an item, the parent of the last object
+    by_name: bool
+
+
+def describe(chain: list[object], root: str) -> Described:
     """The path of ``chain`` (a module's or class's namespace dict first) as one expression."""
-    parts, namespace = [root], True
-    for parent, child in zip(chain, chain[1:]):
+    parts, namespace, first = [root], True, None
+    for index, (parent, child) in enumerate(zip(chain, chain[1:])):
         label, namespace = step(parent, child, namespace)
+        if first is None and _ITEM.match(label):
+            first = index
+            container = "".join(parts)
+            by_name = inherits(type(parent), (dict,)) and label.startswith("[") and any(
+                value is child and type(key) is str for key, value in dict.items(parent)
+            )
         parts.append(label)
-    return "".join(parts)
-
-
-def container_of(path: str) -> str:
-    """The container a path goes through: everything before its first item (``[...]``, ``{...}``)."""
-    match = _ITEM.search(path)
-    return path[: match.start()] if match else path
+    path = "".join(parts)
+    if first is None:
+        return Described(path, path, max(len(chain) - 2, 0), False)
+    return Described(path, container, first, by_name)
 
 
 def qualified_name(container: str) -> str:
@@ -60,12 +76,13 @@ def step(parent: Any, child: object, namespace: bool) -> tuple[str, bool]:
     """The label of one edge, and whether ``child`` is a namespace (its entries read as ``.name``)."""
     cls = type(parent)
     if inherits(cls, (dict,)):
-        for key, value in dict.items(parent):
-            if value is child or key is child:
-                return (f".{key}" if namespace and type(key) is str and value is child else f"[{short(key)}]"), False
+        index = _first(map(or_, map(is_, dict.values(parent), repeat(child)), map(is_, dict.keys(parent), repeat(child))))
+        if index is not None:
+            key, value = next(islice(dict.items(parent), index, None))
+            return (f".{key}" if namespace and type(key) is str and value is child else f"[{short(key)}]"), False
     elif inherits(cls, (list, tuple)):
         items = list.__iter__(parent) if inherits(cls, (list,)) else tuple.__iter__(parent)
-        index = next((index for index, item in enumerate(items) if item is child), None)
+        index = _first(map(is_, items, repeat(child)))
         if index is not None:
             return f"[{index}]", False
     elif inherits(cls, (set, frozenset)):
@@ -87,23 +104,53 @@ def step(parent: Any, child: object, namespace: bool) -> tuple[str, bool]:
     return f" -> <{type_name(child)}>", False
 
 
+def _first(flags: Iterator[bool]) -> Optional[int]:
+    """The index of the first true flag (C iterators: a list or dict of a million is searched in milliseconds)."""
+    return next(compress(count(), flags), None)
+
+
 def attribute(parent: object, child: object) -> Optional[tuple[str, bool]]:
     """``child`` as an attribute of an instance: its ``__dict__``, a value in it, or a slot."""
+    return next(attributes(parent, child), None)
+
+
+def attributes(parent: object, child: object) -> Iterator[tuple[str, bool]]:
+    """Every way ``child`` is an attribute of an instance: its ``__dict__``, each name in it, each slot."""
     descriptor = class_lookup(type(parent), "__dict__")
     if type(descriptor) is types.GetSetDescriptorType:
         namespace = descriptor.__get__(parent)
         if namespace is child:
-            return "", True
+            yield "", True
         if type(namespace) is dict:
             for key, value in dict.items(namespace):
                 if value is child and type(key) is str:
-                    return f".{key}", False
+                    yield f".{key}", False
     for base in mro(type(parent)):
         for name, slot in dict.items(class_dict(base)):
             if type(slot) is types.MemberDescriptorType:
                 try:
                     if slot.__get__(parent) is child:
-                        return f".{name}", False
+                        yield f".{name}", False
                 except AttributeError:  # an empty slot
                     continue
-    return None
+
+
+def every_name(chain: list[object], root: str) -> list[Described]:
+    """``describe``, or for a path without an item (a global, an attribute: each name is its own holder) one
+    path per name under which the last parent holds the object (``A = B = model``: ``mod.A`` and ``mod.B``)."""
+    described = describe(chain, root)
+    if described.container != described.path or len(chain) < 2:
+        return [described]
+    parts, namespace = [root], True
+    for parent, child in zip(chain[:-2], chain[1:-1]):
+        label, namespace = step(parent, child, namespace)
+        parts.append(label)
+    prefix, parent, child = "".join(parts), chain[-2], chain[-1]
+    if inherits(type(parent), (dict,)):
+        keys = compress(dict.keys(parent), map(is_, dict.values(parent), repeat(child))) if namespace else ()
+        names = [f".{key}" for key in keys if type(key) is str]
+    else:
+        names = [label for label, _ in attributes(parent, child) if label]
+    if len(names) < 2:
+        return [described]
+    return [Described(prefix + name, prefix + name, described.at, False) for name in names]

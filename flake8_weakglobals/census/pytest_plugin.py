@@ -12,6 +12,9 @@ linter each one confirms (``measure.py`` does the work).
 - ``@pytest.mark.weakglobals(allow=True)`` skips one test; ``expect=["pkg.mod.cache"]`` says which
   containers the test is known to pin: it fails if they pin nothing, and in fail mode only other pins fail.
 - The ``weakglobals`` fixture is a census started before the test body: ``weakglobals.check().pins``.
+- What pytest could not collect (a test module that fails to import) ran no test, so no census ran on it:
+  the summary names it (``census: 1 module could not be collected; not censused: test_x.py``) and does not
+  read as a clean census.
 
 Without ``--weakglobals`` nothing is registered but the option, the marker and the fixture: no hook runs
 after any test, and the census module is not even imported.
@@ -157,6 +160,7 @@ class CensusPlugin:
         self.census = Census(packages, sorted(settings.extra_types), settings)
         self.mode = mode
         self.pins: list[Pin] = []
+        self.not_censused: list[str] = []  # node ids of what failed to collect (under xdist, as the controller hears them)
         self.seconds = 0.0  # spent in censuses, over every test (and every xdist worker)
         self.tests = 0
         self._unreported = 0.0  # spent before a test's report exists (baselines)
@@ -218,11 +222,16 @@ class CensusPlugin:
             self.seconds += report.weakglobals_seconds  # type: ignore[attr-defined]
             self.tests += 1
 
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        """A module (or class) that fails to collect runs no test: the summary must not read as a clean census."""
+        if report.failed and report.nodeid not in self.not_censused:
+            self.not_censused.append(report.nodeid)
+
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         from .report import Report
 
         terminalreporter.write_sep("=", "weakglobals census")
-        for line in Report(self.census.packages, self.pins).lines():
+        for line in Report(self.census.packages, self.pins, self.not_censused).lines():
             terminalreporter.write_line(line)
         per_test = f" ({self.seconds / self.tests * 1000:.0f} ms per test)" if self.tests else ""
         terminalreporter.write_line(f"{self.tests} tests censused in {self.seconds:.1f} s{per_test}; {NOT_WALKED}")

@@ -1,5 +1,8 @@
 """What a census found, and how it reads: pins grouped by the container that holds them, sorted by bytes,
-each container with the static finding it confirms or the plain statement that the linter misses it.
+each container with the static finding it confirms, or the plain statement that it is a map keyed by names
+(which the linter leaves alone by design), or that the linter misses it. An object several containers hold
+has a pin in each, and each of them names the others ("also held by"): fixing one container frees nothing
+while another still holds it. It is counted once in the totals.
 
 Pins are plain data (strings and numbers, no reference to any object), so a report keeps nothing alive
 and crosses process boundaries (pytest-xdist workers) as JSON.
@@ -10,6 +13,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Optional
 
 ISSUES = "https://github.com/flake8-weakglobals/flake8-weakglobals/issues"
+BY_NAME = "keyed by name: the linter does not report maps keyed by names, by design"
 SHOWN = 3  # pins listed per container; the rest are summed up
 
 
@@ -38,6 +42,8 @@ class Pin:
     confirms: Optional[Confirmation]  # None: not reported by the linter
     note: str = ""
     expected: bool = False  # named by the test's marker
+    by_name: bool = False  # held under a string key of its container (``REGISTRY['bert']``)
+    identity: str = ""  # "pid:address" of the object: the pins of one object in several containers share it
 
     @property
     def nbytes(self) -> int:
@@ -72,6 +78,20 @@ class Container:
     def confirms(self) -> Optional[Confirmation]:
         return self.pins[0].confirms
 
+    @property
+    def by_name(self) -> bool:
+        """A map keyed by names (every pin under a string key): the linter reports maps keyed by the objects
+        themselves and leaves these alone on purpose, so such a container is no miss of its rules."""
+        return all(pin.by_name for pin in self.pins)
+
+    @property
+    def verdict(self) -> str:
+        if self.confirms:
+            return f"confirms {self.confirms}"
+        if self.by_name:
+            return BY_NAME
+        return "not reported by the linter"
+
 
 @dataclass
 class Report:
@@ -79,6 +99,7 @@ class Report:
 
     packages: tuple[str, ...] = ()
     pins: list[Pin] = field(default_factory=list)
+    not_censused: list[str] = field(default_factory=list)  # what pytest could not collect (node ids): never run, never walked
 
     def containers(self) -> list[Container]:
         """Grouped by container, the container holding the most bytes first (then the most objects)."""
@@ -96,31 +117,54 @@ class Report:
         """The report as a user reads it at the end of a session (or in a failing test)."""
         packages = ", ".join(self.packages) or "no package"
         if not self.pins:
+            if self.not_censused:  # not a clean bill: what failed to collect never ran
+                return [f"weakglobals census of {packages}: no pins in the tests it censused", self._not_censused()]
             return [f"weakglobals census of {packages}: no pins (nothing a test created is held by their long-lived state)"]
         containers = self.containers()
         tests = {pin.test for pin in self.pins}
+        holders: dict[tuple[Optional[str], str], list[str]] = {}  # each object (of its test) -> the containers holding it
+        for pin in self.pins:
+            holders.setdefault(_object(pin), []).append(pin.container)
         lines = [
             f"weakglobals census of {packages}: {_count(len(containers), 'container')} "
             f"{'holds' if len(containers) == 1 else 'hold'} "
-            f"{_count(len(self.pins), 'object')} created by {_count(len(tests), 'test')}, "
+            f"{_count(len(holders), 'object')} created by {_count(len(tests), 'test')}, "
             f"{size(self.nbytes)} of tensor storage in all (each storage counted once)",
         ]
+        if self.not_censused:
+            lines.append(self._not_censused())
         for container in containers:
-            confirms = f"confirms {container.confirms}" if container.confirms else "not reported by the linter"
-            lines.append(f"{size(container.nbytes):>10}  {container.name}: {_count(len(container.pins), 'object')}; {confirms}")
+            lines.append(f"{size(container.nbytes):>10}  {container.name}: {_count(len(container.pins), 'object')}; {container.verdict}")
             for pin in container.pins[:SHOWN]:
-                extra = "".join(f"; {text}" for text in (pin.note, "expected by its marker" if pin.expected else "") if text)
+                others = [name for name in dict.fromkeys(holders[_object(pin)]) if name != pin.container]
+                also = ", ".join(others[:SHOWN]) + (f" and {len(others) - SHOWN} more" if len(others) > SHOWN else "")
+                extra = "".join(f"; {text}" for text in (
+                    f"also held by {also}" if others else "", pin.note, "expected by its marker" if pin.expected else "",
+                ) if text)
                 lines.append(f"{'':>10}  {size(pin.nbytes):>10}  {pin.path}  ({pin.kind}, {pin.test or 'this census'}{extra})")
             rest = container.pins[SHOWN:]
             if rest:
                 lines.append(f"{'':>10}  {size(sum(_union(rest).values())):>10}  ... and {_count(len(rest), 'more object')}")
-        missed = [container for container in containers if container.confirms is None]
+        missed = [container for container in containers if container.confirms is None and not container.by_name]
         if missed:
             lines.append(
                 f"{_count(len(missed), 'container')} not reported by the linter: the most useful lines of this report, "
                 f"each a pin the static rules miss; please report them ({ISSUES})."
             )
         return lines
+
+    def _not_censused(self) -> str:
+        """``census: 2 modules could not be collected; not censused: a.py, b.py``: a test file pytest could not
+        import (or a class, a parametrisation) ran no test, so no census ran on what it would have done."""
+        modules = sum("::" not in node for node in self.not_censused)
+        tests = len(self.not_censused) - modules
+        what = " and ".join(_count(number, noun) for number, noun in ((modules, "module"), (tests, "test")) if number)
+        return f"census: {what} could not be collected; not censused: {', '.join(node or '.' for node in self.not_censused)}"
+
+
+def _object(pin: Pin) -> tuple[Optional[str], str]:
+    """Which object a pin is (of which test): one held by several containers has a pin in each."""
+    return pin.test, pin.identity or pin.path
 
 
 def _union(pins: list[Pin]) -> dict[str, int]:
