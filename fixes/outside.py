@@ -26,8 +26,9 @@ from flake8_weakglobals.rules.findings import Finding
 from flake8_weakglobals.source.python_files import SKIPPED_DIRECTORIES
 from flake8_weakglobals.syntax.qualified_names import Names
 
-#: Methods of ``WeakIdMap`` / ``WeakIdSet`` that behave as the dict's and set's do.
-_RUNTIME_METHODS = MAP_API | SET_API
+#: Methods of ``WeakIdMap`` / ``WeakIdSet`` that behave as the dict's and set's do, and of the weak caches
+#: as ``lru_cache``'s do.
+_RUNTIME_METHODS = MAP_API | SET_API | {"cache_info", "cache_clear", "cache_parameters"}
 _KEY_FREE_CALLS = frozenset({"builtins.len", "builtins.bool", "builtins.print", "builtins.repr", "builtins.str"})
 _WORD = re.compile(r"[^\W\d]\w*")
 _MAX_FILES = 20_000  # a bigger project is not scanned: every fix there is refused rather than guessed
@@ -61,8 +62,14 @@ def _outside_reason(path: Path, context: Optional[ModuleContext], finding: Findi
     # A class attribute or an instance's (``Registry.cache``, ``tracker.seen``) may be reached through any
     # instance or subclass: every attribute of that name in an importer counts as a reference.
     attribute = finding.name.rpartition(".")[2] if finding.scope != "module" else None
+    holder = f"{context.name}.{finding.name.partition('.')[0]}" if finding.scope == "instance" else None
     for other in _mentioning(scope, module_word):  # an importer names the module: ``from .state import x``
-        if other == own or finding.name.rpartition(".")[2] not in _words(scope)[other]:
+        if other == own:
+            continue
+        whole = _whole_namespace_read(files[other], other, context.name, holder)
+        if whole is not None:
+            return whole
+        if finding.name.rpartition(".")[2] not in _words(scope)[other]:
             continue
         other_context = context_for(other)
         if other_context is None:
@@ -75,6 +82,44 @@ def _outside_reason(path: Path, context: Optional[ModuleContext], finding: Findi
             return f"`{_shown(other)}` mentions it and cannot be parsed, so its uses cannot be checked"
         for line, use in _unsafe_uses(tree, other_context, qualified, attribute):
             return f"`{_shown(other)}` line {line} uses it as {use}, which the rewrite may change"
+    return None
+
+
+_NAMESPACE_READS = frozenset({"builtins.vars", "inspect.getmembers", "inspect.getmembers_static"})
+_TAKING_ALONG = ("pickle.", "copy.", "torch.save", "cloudpickle.", "dill.", "joblib.dump")
+
+
+def _whole_namespace_read(text: str, path: Path, module: str, holder: Optional[str]) -> Optional[str]:
+    """Where another module reads this module's namespace whole (``vars(state)``, ``state.__dict__``,
+    ``inspect.getmembers(state)``: a reset that clears every dict it finds would skip the rewritten
+    container), or hands the instance that holds the container to pickle, copy or ``torch.save``."""
+    if "vars" not in text and "__dict__" not in text and "getmembers" not in text and holder is None:
+        return None
+    context = context_for(path)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return None  # the container's own uses decide whether an unparsable file refuses the fix
+    names = Names()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.add_import(node, module_level=True)
+
+    def names_it(expr: ast.expr, target: str) -> bool:
+        named = names.qualify(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
+        return named is not None and context is not None and context.absolute(named) == target
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.args:
+            callee = names.qualify(node.func) or ""
+            if callee in _NAMESPACE_READS and names_it(node.args[0], module):
+                return f"`{_shown(path)}` line {node.lineno} reads the module's namespace whole with `{ast.unparse(node)[:60]}`"
+            if holder is not None and callee.startswith(_TAKING_ALONG) and any(names_it(argument, holder) for argument in node.args):
+                return f"`{_shown(path)}` line {node.lineno} passes the instance that holds it to `{ast.unparse(node.func)}()`"
+        elif isinstance(node, ast.Attribute) and node.attr == "__dict__" and names_it(node.value, module):
+            return f"`{_shown(path)}` line {node.lineno} reads the module's namespace whole as `{ast.unparse(node)}`"
     return None
 
 
@@ -167,6 +212,8 @@ def _unsafe(reference: ast.expr, parents: dict[ast.AST, ast.AST], names: Names) 
     parent = parents.get(reference)
     if isinstance(parent, ast.Subscript) and parent.value is reference:
         return None
+    if isinstance(parent, ast.Call) and parent.func is reference:
+        return None  # a cached function called: its cache is not what the caller sees
     if isinstance(parent, ast.Attribute):
         call = parents.get(parent)
         if parent.attr in _RUNTIME_METHODS and isinstance(call, ast.Call) and call.func is parent:

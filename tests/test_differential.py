@@ -32,7 +32,8 @@ program whose original itself ends in ``EXCEPTION`` is a broken fixture, and fai
 The programs' names say what they probe: ``control_`` (shapes that always worked), ``k1_`` keys the
 original accepted, ``e2_`` containers that escape their direct uses, ``r3_`` the dict and set API,
 ``n4_`` names, ``v5_`` values that must not (``v5_blocks_``: must) block a fix, ``t6_`` torch.compile,
-``f7_`` formatting (also checked on the rewritten text, below).
+``f7_`` formatting (also checked on the rewritten text, below), ``s8_`` safe fixes that were once refused
+(a use the check misread).
 
 Run: ``python -m pytest tests/test_differential.py -q`` (about 15 s on 2 cores: the codemod twice, two
 interpreters at once; a program is then one test, ``-k NAME`` picks it). A failure shows the codemod's
@@ -139,8 +140,8 @@ def _run_all(base: Path) -> dict[str, dict]:
     for program in PROGRAMS:
         name, run = program.name, runs[program.name]
         results[name] = dict(
-            original_text=originals[name].read_text(encoding="utf-8"),
-            rewritten_text=rewrites[name].read_text(encoding="utf-8"),
+            original_text=_text(program, originals[name]),
+            rewritten_text=_text(program, rewrites[name]),
             reasons=[reason for path in _files(program, rewrites[name]) for reason in run.reasons(path)],
             errors=[error for path in _files(program, rewrites[name]) for error in run.errors_of(path)],
             codemod_output=_codemod_output(program, run, rewrites[name]),
@@ -148,6 +149,14 @@ def _run_all(base: Path) -> dict[str, dict]:
             rewritten=after[str(rewrites[name])],
         )
     return results
+
+
+def _text(program: Program, main: Path) -> str:
+    """What the codemod may rewrite: the file, or every module of a directory program, each under its name
+    (the container may live beside ``main.py``, as a cached function called from ``main.py`` does)."""
+    if not program.source.is_dir():
+        return main.read_text(encoding="utf-8")
+    return "".join(f"# --- {path.relative_to(main.parent)}\n{path.read_text(encoding='utf-8')}" for path in _files(program, main))
 
 
 def _files(program: Program, main: Path) -> list[Path]:

@@ -399,6 +399,10 @@ class Evidence:
             return Seq(element_of(self.of(arguments[0])))
         if builtin == "next" and arguments:
             return element_of(self.of(arguments[0]))
+        if qualified in ("copy.deepcopy", "copy.copy") and len(arguments) == 1:  # a new object of the same kind
+            original = self.of(arguments[0])
+            if isinstance(original, Obj):
+                return Obj(original.kind, f"a copy made by `{text(call)}`", call.lineno, owned=True, holds=original.holds)
         kind = self.vocabulary.kind_of_call(qualified)
         if kind is not None:
             return Obj(kind, f"built by `{text(function)}(...)`", call.lineno, owned=True)

@@ -90,6 +90,11 @@ class Imported:
                     return ImportedKind(short, f"`{short}` holds {describe(kind)} (`self.{attribute}`, `{module}` line {line})")
         return None
 
+    def compares_by_value(self, qualified: str) -> bool:
+        """Whether instances of the project class ``qualified`` compare by value (``__eq__``/``__hash__``, a
+        dataclass), in its own definition or a base's, in any module of the project."""
+        return self.context is not None and self.context.index.compares_by_value(self.context.absolute(qualified))
+
     def is_class(self, qualified: str) -> bool:
         """Whether ``qualified`` names a class of another project module (through re-exports)."""
         return self.context is not None and self.context.index.is_class(self.context.absolute(qualified))

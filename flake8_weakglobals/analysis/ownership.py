@@ -20,6 +20,14 @@ from .framework_types import ITERATION_METHODS, MODULE_HOOK_REGISTRARS
 from .survey import Survey
 
 
+def _function_of_a_module(call: ast.expr, survey: Survey) -> bool:
+    """``factory.make_layer()``: a call through an imported module's attribute, not a method of an object."""
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+        return False
+    root = call.func.value
+    return isinstance(root, ast.Name) and survey.names.is_imported(root.id)
+
+
 class SoleOwner:
     """Finds, for one module, the keys that nothing but the container would refer to."""
 
@@ -49,7 +57,56 @@ class SoleOwner:
                     f"it is keyed by `{text(member.expr)}` (line {line}), from {fresh}: a tensor built for the call that nothing "
                     "else keeps, which a weak container would drop once the call returns"
                 )
+            kept = self._registered_and_forgotten(member, h.fill.line)
+            if kept is not None:
+                return f"it holds `{text(member.expr)}` (line {line}), {kept}: only the container keeps it, and a weak one would drop it"
         return None
+
+    def _registered_and_forgotten(self, member: Member, line: int) -> Optional[str]:
+        """An object built for the container and handed to it to keep: the result of a call made right in the
+        fill (``layers.add(make_layer())``, a factory of this module or another), a local the filling
+        function builds and never uses again (``copy_ = t.detach().to(dtype)``; ``shadows.add(copy_)``), or
+        a local a caller builds, registers and forgets (``local = nn.Linear(2, 2)``; ``register(local)``).
+        A local that is used after the fill (a scratch model registered while it runs) keeps its object."""
+        if member.shape != "item":
+            return None
+        key = member.expr
+        if isinstance(key, ast.Call) and (not isinstance(key.func, ast.Attribute) or _function_of_a_module(key, self.survey)):
+            found = self.evidence.of(key)
+            if isinstance(found, Obj) and not found.module_held:
+                return f"the result of `{text(key)}`, which nothing else refers to"
+        built = self._built_local(key, line)
+        if built is not None:
+            return built
+        parameter = self._parameter_behind(key)
+        if parameter is None or self.survey.functions.get(parameter[0].name) is not parameter[0]:
+            return None
+        function, name = parameter
+        position = [argument.arg for argument in function_parameters(function)].index(name)
+        for call in self.evidence.calls_of(function.name):
+            argument = argument_at(call, name, position)
+            if argument is not None and (why := self._built_local(argument, call.lineno)) is not None:
+                return f"passed at line {call.lineno} as {why}"
+        return None
+
+    def _built_local(self, name: ast.expr, line: int) -> Optional[str]:
+        """``name`` is a local its function binds once, to an object it builds or computes, and never reads
+        again after ``line``."""
+        if not isinstance(name, ast.Name):
+            return None
+        resolved = self.evidence.scopes.resolve(name.id, name)
+        if resolved is None or not isinstance(resolved[0], FUNCTIONS) or len(resolved[1]) != 1 or resolved[1][0].how != "value":
+            return None
+        found = self.evidence.of(resolved[1][0].node)
+        if not isinstance(found, Obj) or not (found.owned or found.from_foreign):
+            return None
+        function = resolved[0]
+        later = [node for node in ast.walk(function) if isinstance(node, ast.Name) and node.id == name.id
+                 and isinstance(node.ctx, ast.Load) and node.lineno > line]
+        # The local holds it until its function returns: only a function that returns to a caller (one this
+        # module calls) leaves the container the sole owner while the program goes on.
+        called = self.evidence.calls_of(function.name) or self.evidence.calls_of(function.name, method=True)
+        return None if later or not called else f"a local `{name.id}` ({found.why}) that `{function.name}` never uses again before returning"
 
     def _built_by_a_caller(self, member: Member) -> Optional[str]:
         """How a caller builds the key in the call itself, when the key is a parameter of a module-level

@@ -33,7 +33,10 @@ _KEY_FREE_CALLS = {"builtins.len", "builtins.bool", "builtins.id", "builtins.pri
 READING_CALLS = frozenset(
     f"builtins.{name}"
     for name in "list tuple set frozenset dict sorted reversed iter enumerate zip sum any all min max map filter".split()
-)  # not ``copy.copy``: it returns the runtime's container, whose uses ``uses.py`` follows
+) | {
+    # a view over it or a copy of its items, through the mapping or iteration protocol alone
+    "collections.ChainMap", "collections.Counter", "heapq.nlargest", "heapq.nsmallest",
+}  # not ``copy.copy``: it returns the runtime's container, whose uses ``uses.py`` follows
 #: Methods of another object that read their argument as an iterable or a mapping (``other.update(X)``).
 _READING_METHODS = frozenset(
     "update extend union intersection difference symmetric_difference issubset issuperset isdisjoint "
@@ -79,7 +82,7 @@ class Passing:
         elif qualified in _KEY_FREE_CALLS or (isinstance(callee, ast.Attribute) and (callee.attr in _LOGGING_METHODS or _string_format(callee))):
             if qualified not in ("builtins.len", "builtins.bool", "builtins.id"):
                 uses.printed.append(line)
-        elif qualified in READING_CALLS or (isinstance(callee, ast.Attribute) and callee.attr in _READING_METHODS):
+        elif qualified in READING_CALLS or (isinstance(callee, ast.Attribute) and (callee.attr in _READING_METHODS or _format_map(callee))):
             uses.key_uses.append((line, f"`{text(callee)}()`"))
         else:
             self._follow(call, node, uses, line)
@@ -168,6 +171,11 @@ class Passing:
 def _string_format(callee: ast.Attribute) -> bool:
     """``"names: {}".format(X)``: prints ``X`` as ``str()`` does."""
     return callee.attr == "format" and isinstance(callee.value, ast.Constant) and isinstance(callee.value.value, str)
+
+
+def _format_map(callee: ast.Attribute) -> bool:
+    """``"{n}".format_map(X)``: looks names up in ``X`` with ``[]``, which any mapping answers."""
+    return callee.attr == "format_map" and isinstance(callee.value, ast.Constant) and isinstance(callee.value.value, str)
 
 
 def _receiving_parameter(call: ast.Call, node: ast.expr, function: FunctionNode, skipped: int) -> Optional[ast.arg]:

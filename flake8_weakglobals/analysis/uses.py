@@ -24,7 +24,8 @@ from .passed_to_calls import READING_CALLS, Passing
 from .recorded_uses import Definition, Fill, SlotUses
 from .survey import Survey
 
-_MATCH = tuple(getattr(ast, name) for name in ("Match",) if hasattr(ast, name))  # Python 3.10+
+_MATCH = tuple(getattr(ast, name) for name in ("Match",) if hasattr(ast, name))
+_CASTS = frozenset({"typing.cast", "typing_extensions.cast"})  # Python 3.10+
 _IMPORTS = frozenset({ast.Import, ast.ImportFrom})
 _KEY_FREE_METHODS = {"values", "clear", "__len__", "get", "__contains__", "__getitem__", "setdefault", "pop", "remove", "discard"}
 
@@ -137,8 +138,11 @@ class UseClassifier:
         elif isinstance(parent, ast.Compare):
             self._compare(node, parent, uses)
         elif isinstance(parent, ast.Call) and parent.func is not node:
-            if parent.args[:1] == [node] and not parent.keywords and self.survey.names.qualify(parent.func) == "copy.copy":
+            callee = self.survey.names.qualify(parent.func)
+            if parent.args[:1] == [node] and not parent.keywords and callee == "copy.copy":
                 self._copied(parent, uses)
+            elif callee in _CASTS and len(parent.args) == 2 and parent.args[1] is node:
+                self._followed(parent, uses)  # ``typing.cast(dict, X)`` is ``X`` itself, wherever it goes next
             else:
                 self.passing.argument(parent, node, uses, line)
         elif isinstance(parent, ast.keyword):
@@ -167,18 +171,23 @@ class UseClassifier:
         set, so its uses are judged as the container's (``snapshot = X.copy()`` saved with ``torch.save``),
         followed through a local variable that holds it."""
         first = len(uses.blockers)
-        parent = self.scopes.parent(copy)
-        local = _local_target(parent, copy, self.scopes)
-        if local is None:
-            self._read(copy, parent, uses)
-        else:
-            function, target = local
-            for reference in self.passing.references_in(function, target.id):
-                if isinstance(reference.ctx, ast.Load):  # the one binding is ``target``; ``del`` only drops it
-                    self._read(reference, self.scopes.parent(reference), uses)
+        self._followed(copy, uses)
         uses.blockers[first:] = [
             (line, f"its copy `{text(copy)}` is no plain container either, and {reason}") for line, reason in uses.blockers[first:]
         ]
+
+    def _followed(self, value: ast.expr, uses: SlotUses) -> None:
+        """The uses of an expression that stands for the container (a copy of it, a cast of it), followed
+        through a local variable that holds it."""
+        parent = self.scopes.parent(value)
+        local = _local_target(parent, value, self.scopes)
+        if local is None:
+            self._read(value, parent, uses)
+            return
+        function, target = local
+        for reference in self.passing.references_in(function, target.id):
+            if isinstance(reference.ctx, ast.Load):  # the one binding is ``target``; ``del`` only drops it
+                self._read(reference, self.scopes.parent(reference), uses)
 
     def _compare(self, node: ast.expr, compare: ast.Compare, uses: SlotUses) -> None:
         operands = [compare.left, *compare.comparators]

@@ -276,6 +276,15 @@ class ProjectIndex:
             return None
         return located[0].name, located[0].holdings.get(located[1], [])
 
+    def compares_by_value(self, qualified: str) -> bool:
+        """Whether the project class ``qualified`` or one of its bases (followed through the project) defines
+        value equality (``summaries.defines_value_equality``)."""
+        for name in (qualified, *(base for base, _ in self.bases(qualified))):
+            located = self.locate(name)
+            if located is not None and located[1] in located[0].value_equality:
+                return True
+        return False
+
     def is_class(self, qualified: str) -> bool:
         located = self.locate(qualified)
         return located is not None and located[1] in located[0].classes

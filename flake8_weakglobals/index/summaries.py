@@ -40,6 +40,9 @@ class ModuleSummary:
     #: f(...)`` (the callee), ``self.X = param`` (the parameter's annotation), ``self.X: T = ...``: class ->
     #: [(attribute, every absolute name in that call or annotation, line)]; who asks decides what they are
     holdings: dict[str, list[tuple[str, list[str], int]]] = field(default_factory=dict)
+    #: Classes that define ``__eq__`` or ``__hash__`` (or are dataclasses that generate them): their
+    #: instances are told apart by value, not identity
+    value_equality: list[str] = field(default_factory=list)
     exports: list[str] = field(default_factory=list)  # what ``from module import *`` binds
     stars: list[str] = field(default_factory=list)  # modules it star-imports
 
@@ -105,6 +108,8 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
             holdings = _holdings(statement, qualify)
             if holdings:
                 summary.holdings[statement.name] = holdings
+            if defines_value_equality(statement, qualify):
+                summary.value_equality.append(statement.name)
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if mentions.within(caching, statement) and wraps_a_cache(statement, qualify):
                 summary.cache_wrappers.append(statement.name)
@@ -131,6 +136,23 @@ def _summarize_class_containers(summary: ModuleSummary, cls: ast.ClassDef, names
             for target in targets:
                 if isinstance(target, ast.Name):
                     summary.class_containers[f"{cls.name}.{target.id}"] = (statement.lineno, constructor.type.value)
+
+
+def defines_value_equality(cls: ast.ClassDef, qualify) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the class itself makes its instances compare or hash by value: it defines ``__eq__`` or
+    ``__hash__``, or it is a dataclass that generates them (``@dataclass`` compares by value unless
+    ``eq=False``; a dict keyed by its instances then merges equal ones)."""
+    if any(isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name in ("__eq__", "__hash__") for s in cls.body):
+        return True
+    for decorator in cls.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if (qualify(target) or "").rpartition(".")[2] != "dataclass":
+            continue
+        keywords = {k.arg: k.value for k in decorator.keywords} if isinstance(decorator, ast.Call) else {}
+        eq = keywords.get("eq")
+        if not (isinstance(eq, ast.Constant) and eq.value is False):
+            return True
+    return False
 
 
 def _holdings(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int]]:  # type: ignore[no-untyped-def]

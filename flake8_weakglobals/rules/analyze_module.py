@@ -59,6 +59,10 @@ def _hooks(calls: list[ast.Call], scopes: Scopes, survey: Survey) -> dict[ast.AS
         hook = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "hook"), None)
         kind = MODULE if registrar in MODULE_HOOK_REGISTRARS else TENSOR
         function: Optional[ast.AST] = None
+        bound_first = 0  # ``functools.partial(capture, "name")``: the hook's own arguments come after those bound
+        if isinstance(hook, ast.Call) and survey.names.qualify(hook.func) == "functools.partial" and hook.args:
+            bound_first = len(hook.args) - 1 if not any(isinstance(a, ast.Starred) for a in hook.args) else -1
+            hook = hook.args[0] if bound_first >= 0 else None
         if isinstance(hook, ast.Lambda):
             function = hook
         elif isinstance(hook, ast.Name):
@@ -70,5 +74,5 @@ def _hooks(calls: list[ast.Call], scopes: Scopes, survey: Survey) -> dict[ast.AS
             function = owner.methods[hook.attr] if owner is not None else None
         if function is not None:
             bound = function in survey.method_owner and function not in survey.unbound_methods
-            hooks[function] = Hook(1 if bound else 0, kind, call.lineno, registrar)
+            hooks[function] = Hook((1 if bound else 0) + bound_first, kind, call.lineno, registrar)
     return hooks

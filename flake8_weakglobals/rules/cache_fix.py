@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from typing import Iterator, Optional
 
 from ..analysis.evidence import Evidence, Obj, Tup, Value, text
-from ..analysis.survey import CachedFunction, Survey
+from ..analysis.survey import CachedFunction, ClassInfo, Survey
 from ..syntax.container_expressions import root_name
 from ..syntax.qualified_names import is_our_runtime
-from ..syntax.scopes import function_parameters
+from ..syntax.scopes import FUNCTIONS, function_parameters
 from .findings import Edit, EditKind, Span
 
 #: What the replacement names each ``functools`` decorator; for methods cached on framework arguments of a
@@ -110,7 +110,9 @@ def _holds_object(value: object) -> bool:
 def _escape(cached: CachedFunction, evidence: Evidence) -> Optional[str]:
     """The first use of the cached function that needs more than calls and ``lru_cache``'s own methods."""
     scopes = evidence.scopes
-    for reference in _references(cached, scopes.module):
+    if any(_decorator_word(decorator) == "property" for decorator in cached.function.decorator_list):
+        return None  # ``obj.table`` is the cached result, never the cache: what is done with it is the caller's
+    for reference in _references(cached, scopes.module, evidence.survey):
         parent = scopes.parent(reference)
         if isinstance(parent, ast.Call) and parent.func is reference:
             grand = scopes.parent(parent)
@@ -132,14 +134,46 @@ def _escape(cached: CachedFunction, evidence: Evidence) -> Optional[str]:
     return None
 
 
-def _references(cached: CachedFunction, module: ast.Module) -> Iterator[ast.expr]:
+def _references(cached: CachedFunction, module: ast.Module, survey: Survey) -> Iterator[ast.expr]:
     """Every read of the cached function in the module: its name for a function; ``x.name`` for a method,
-    whatever ``x`` is (``self``, ``cls``, the class, an instance), which may over-count but never misses."""
+    whatever ``x`` is (an instance, the class), which may over-count but never misses; except where ``x``
+    plainly is another class of the module (``Other.name``, ``self.name`` in a method of an unrelated class)."""
     function, owner = cached.function, cached.owner
     for node in ast.walk(module):
         if not isinstance(getattr(node, "ctx", None), ast.Load):
             continue
-        if (owner is None and isinstance(node, ast.Name) and node.id == function.name) or (
-            owner is not None and isinstance(node, ast.Attribute) and node.attr == function.name
-        ):
-            yield node  # type: ignore[misc]
+        if owner is None and isinstance(node, ast.Name) and node.id == function.name:
+            yield node
+        elif owner is not None and isinstance(node, ast.Attribute) and node.attr == function.name:
+            if not _plainly_another_class(node.value, owner, survey):
+                yield node
+
+
+def _plainly_another_class(receiver: ast.expr, owner: ClassInfo, survey: Survey) -> bool:
+    """``Other.name`` for a module class ``Other`` unrelated to the cached method's class (neither a base nor
+    a subclass), or ``self.name`` inside a method of such a class."""
+    if not isinstance(receiver, ast.Name):
+        return False
+    related = {info.name for info in survey.lineage(owner)}
+    if receiver.id in survey.classes:
+        other = survey.classes[receiver.id]
+    else:
+        method = next((f for f, info in survey.method_owner.items() if _first_parameter(f) == receiver.id and _within(receiver, f)), None)
+        other = survey.method_owner.get(method) if method is not None else None
+    if other is None:
+        return False
+    return other.name not in related and owner.name not in {info.name for info in survey.lineage(other)}
+
+
+def _first_parameter(function: ast.AST) -> Optional[str]:
+    parameters = function_parameters(function) if isinstance(function, FUNCTIONS) else []  # type: ignore[arg-type]
+    return parameters[0].arg if parameters else None
+
+
+def _within(node: ast.AST, function: ast.AST) -> bool:
+    return function.lineno <= node.lineno <= (function.end_lineno or function.lineno)  # type: ignore[attr-defined]
+
+
+def _decorator_word(decorator: ast.expr) -> str:
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")

@@ -15,6 +15,7 @@ from typing import Iterable, Optional, Union
 
 from ..analysis.evidence import Evidence, Obj, text
 from ..analysis.fill_contents import Held
+from ..analysis.framework_types import PARAMETER, TENSOR
 from ..analysis.ownership import SoleOwner
 from ..analysis.passed_to_calls import SERIALIZER_PREFIXES
 from ..analysis.recorded_uses import Definition, SlotUses
@@ -149,12 +150,36 @@ class FixSafety:
         equal_by_value = next((info for info in self.survey.classes.values() if info.kind and {"__eq__", "__hash__"} & set(info.methods)), None)
         if equal_by_value is not None:
             return f"`{equal_by_value.name}` defines its own `__eq__` or `__hash__`: its objects would be keys by equality, not by id()"
+        for h in held:
+            imported = self._imported_class(h.fill.member.expr) if h.fill.id_key else None
+            hashed_by_id = imported is not None and self.evidence.vocabulary.kind_of_type(imported) in (TENSOR, PARAMETER)
+            if imported is not None and not hashed_by_id and self.survey.imported.compares_by_value(imported):
+                return (
+                    f"`{imported}` compares by value (`__eq__`/`__hash__` or a dataclass): keyed by the objects, equal ones "
+                    f"would share one entry, where their id() never did (line {h.fill.line})"
+                )
         unknown = [(h.fill.line, h.fill.member.expr) for h in held if h.fill.id_key and h.object is None]
         unknown += [(call.lineno, call.args[0]) for call in uses.id_calls if not isinstance(self.evidence.of(call.args[0]), Obj)]
         if unknown:
             line, expr = min(unknown, key=lambda pair: pair[0])
             return f"it is keyed by `id({text(expr)})` at line {line}, and `{text(expr)}` is not known to be a framework object"
         return None
+
+    def _imported_class(self, expr: ast.expr) -> Optional[str]:
+        """The imported class a key's parameter is annotated with (``block: Block``, ``Optional[Block]``)."""
+        resolved = self.evidence.scopes.resolve(expr.id, expr) if isinstance(expr, ast.Name) else None
+        binding = resolved[1][0] if resolved is not None and len(resolved[1]) == 1 else None
+        annotation = getattr(binding.node, "annotation", None) if binding is not None and binding.how == "parameter" else None
+        while isinstance(annotation, ast.Subscript) and (self.survey.names.qualify(annotation.value) or "").endswith("Optional"):
+            annotation = annotation.slice
+        if not isinstance(annotation, (ast.Name, ast.Attribute)):
+            return None
+        root = annotation
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not (isinstance(root, ast.Name) and self.survey.names.is_imported(root.id)):
+            return None
+        return self.survey.names.qualify(annotation)
 
     def _namespace_read_whole(self, where: str, owner: str) -> Optional[str]:
         """Where the namespace that holds the container is walked as a whole: ``globals()`` and ``vars()`` for
@@ -169,13 +194,39 @@ class FixSafety:
         for node in ast.walk(self.evidence.scopes.module):
             if isinstance(node, ast.Call):
                 callee = self.survey.names.qualify(node.func) or ""
-                if info is None and callee in ("builtins.globals", "builtins.vars") and not node.args:
+                if info is None and callee in ("builtins.globals", "builtins.vars") and not node.args and not self._names_one_global(node):
                     return f"the module reads its globals whole with `{text(node)}` (line {node.lineno})"
+                if info is None and callee in _NAMESPACE_CALLS and node.args and self._this_module(node.args[0]):
+                    return f"the module reads its own namespace whole with `{text(node)}` (line {node.lineno})"
                 if info is not None and callee in _NAMESPACE_CALLS and node.args and self._names_class(node.args[0], info):
                     return f"`{info.name}` is read whole with `{text(node)}` (line {node.lineno})"
             elif isinstance(node, ast.Attribute) and node.attr == "__dict__" and info is not None and self._names_class(node.value, info):
                 return f"`{info.name}` is read whole as `{text(node)}` (line {node.lineno})"
+            elif isinstance(node, ast.Attribute) and node.attr == "__dict__" and info is None and self._this_module(node.value):
+                return f"the module reads its own namespace whole as `{text(node)}` (line {node.lineno})"
         return None
+
+    def _names_one_global(self, call: ast.Call) -> bool:
+        """``"name" in globals()``, ``globals()["name"]``, ``globals().get("name")``: one name looked up, not
+        the namespace walked."""
+        parent = self.evidence.scopes.parent(call)
+        if isinstance(parent, ast.Compare) and parent.comparators[-1:] == [call] and isinstance(parent.left, ast.Constant):
+            return all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)
+        if isinstance(parent, ast.Subscript) and parent.value is call:
+            return isinstance(parent.slice, ast.Constant)
+        if isinstance(parent, ast.Attribute) and parent.attr in ("get", "__contains__"):
+            outer = self.evidence.scopes.parent(parent)
+            return isinstance(outer, ast.Call) and bool(outer.args) and isinstance(outer.args[0], ast.Constant)
+        return False
+
+    def _this_module(self, expr: ast.expr) -> bool:
+        """``sys.modules[__name__]``: the module itself, whose namespace holds its globals."""
+        return (
+            isinstance(expr, ast.Subscript)
+            and self.survey.names.qualify(expr.value) == "sys.modules"
+            and isinstance(expr.slice, ast.Name)
+            and expr.slice.id == "__name__"
+        )
 
     def _names_class(self, expr: ast.expr, info: ClassInfo) -> bool:
         """``C`` itself, or ``cls`` in one of its class methods."""
