@@ -171,10 +171,9 @@ class WeakIdList(MutableSequence[_T]):
     def __setitem__(self, index: Union[int, slice], value: Any) -> None:
         if isinstance(index, slice):
             try:
-                values = list(value)
+                slots: Any = [self._slot(element) for element in value]
             except TypeError:
-                raise TypeError("can only assign an iterable") from None
-            slots: Any = [self._slot(element) for element in values]
+                slots = value  # not iterable: the list raises its own error for it
         else:
             slots = self._slot(value)
         with self._lock:

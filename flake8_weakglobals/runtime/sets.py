@@ -6,8 +6,7 @@ with ``==``), every other element as a set holds it.
 Why a real ``set`` inside: the set holds the strong elements themselves and, for each weakly held element,
 a ``_Member`` that hashes as its element. The table is then laid out as the program's set was, through the
 same adds and discards, so iteration order, ``repr`` and ``pop()`` are the built-in set's own (not merely
-"the same elements"). ``&=`` and ``intersection_update``, which CPython performs by building a new table,
-keep the same elements in this table's order instead.
+"the same elements").
 
 Every operator gives what it gave with the set: ``| & - ^``, ``== != <= < >= >`` are computed on a plain
 set of the live elements, so Python picks the same method of the same operand (``frozenset | s`` is a
@@ -20,7 +19,7 @@ from __future__ import annotations
 
 import operator
 import weakref
-from collections.abc import Callable, Iterable, Iterator, MutableSet
+from collections.abc import Iterable, Iterator, MutableSet
 from copy import deepcopy
 from typing import Any, TypeVar
 
@@ -39,16 +38,6 @@ class _Member(weakref.ref):
     __hash__ = weakref.ref.__hash__
     __eq__ = object.__eq__
     __ne__ = object.__ne__
-
-
-def _retried_as_frozenset(operation: Callable[[set, Any], Any], data: set, element: Any) -> Any:
-    """``set``'s rule for ``in``, ``discard`` and ``remove``: an unhashable set is looked up as a frozenset."""
-    try:
-        return operation(data, element)
-    except TypeError:
-        if not isinstance(element, set):
-            raise
-        return operation(data, frozenset(element))
 
 
 class WeakIdSet(MutableSet[_K]):
@@ -89,7 +78,7 @@ class WeakIdSet(MutableSet[_K]):
                 weakref.ref(element)
             except TypeError:  # what ``WeakSet`` cannot hold, its ``in`` says it does not
                 return False
-        return _retried_as_frozenset(set.__contains__, self._data, element)  # type: ignore[no-any-return]
+        return element in self._data  # a set's own ``in``: an unhashable set is looked up as a frozenset
 
     def add(self, element: _K) -> None:
         member = self._members.get(id(element))
@@ -112,7 +101,7 @@ class WeakIdSet(MutableSet[_K]):
             del self._members[member.key_id]
             self._data.discard(member)
         elif not _weakly(element):
-            _retried_as_frozenset(set.discard, self._data, self._strong(element))
+            self._data.discard(self._strong(element))
 
     def remove(self, element: _K) -> None:
         if element not in self:
@@ -265,10 +254,11 @@ class WeakIdSet(MutableSet[_K]):
         return self._plain().isdisjoint(other)
 
     def intersection_update(self, *others: Iterable[Any]) -> None:
-        keep = self._plain().intersection(*others)  # raises what the set's raises, before any change
-        for element in list(self):
-            if element not in keep:
-                self.discard(element)
+        """As the set's: its table becomes the intersection's, which holds the other's equal objects (``{1}
+        & {True}`` is ``{True}``)."""
+        kept = self._plain().intersection(*others)  # raises what the set's raises, before any change
+        self.clear()
+        self.update(kept)
 
     def difference_update(self, *others: Iterable[Any]) -> None:
         for other in others:
