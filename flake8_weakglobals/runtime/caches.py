@@ -132,7 +132,10 @@ def _cached(function: Callable[..., Any], maxsize: Optional[int], typed: bool) -
         """What a stored key holds for ``argument``: its token (made once) when it is held weakly."""
         if not _weakly(argument):
             return argument
-        with lock:
+        token = tokens.get(id(argument))
+        if token is not None and token() is argument:
+            return token
+        with lock:  # two threads making the first token of one object make one
             token = tokens.get(id(argument))
             if token is None or token() is not argument:
                 token = tokens[id(argument)] = _Token(argument, forget)
