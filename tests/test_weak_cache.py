@@ -488,3 +488,90 @@ def test_method_hits_match_lru_cache_over_every_instance(calls: list[tuple[int, 
         assert [instance.calls for instance in instances] == [model.calls for model in models]
         assert cached.forward.cache_info() == plain.forward.cache_info()
     plain.forward.cache_clear()
+
+
+# --- a method cache is lru_cache's, with freeing: each promise side by side with lru_cache ----------------
+
+LRU_ROTARY, WEAK_ROTARY = rotary(functools.lru_cache(maxsize=8)), rotary(weak_lru_cache(maxsize=8))
+LRU_ROTARY.__qualname__, WEAK_ROTARY.__qualname__ = "LRU_ROTARY", "WEAK_ROTARY"  # found by name when unpickled
+
+
+@pytest.fixture(params=["lru_cache", "weak_lru_cache"])
+def cls(request: pytest.FixtureRequest) -> Any:
+    chosen = LRU_ROTARY if request.param == "lru_cache" else WEAK_ROTARY
+    chosen.forward.cache_clear()
+    yield chosen
+    chosen.forward.cache_clear()
+
+
+def test_wrapped_is_the_function_and_the_class_and_the_instance_share_an_entry(cls: Any) -> None:
+    model = cls()
+    first = model.forward(3, CPU)
+    assert cls.forward(model, 3, CPU) is first and model.calls == 1
+    assert model.forward.__wrapped__(model, 3, CPU)[0].shape == (3, 4) and model.calls == 2, "uncached, as lru_cache's"
+    assert cls.forward.cache_info() == (1, 1, 8, 1)
+
+
+def test_counts_outlive_the_instances_they_came_from(cls: Any) -> None:
+    for _ in range(3):
+        model = cls()
+        model(2, CPU)
+        model(2, CPU)
+        del model
+        gc.collect()
+    info = cls.forward.cache_info()
+    assert (info.hits, info.misses) == (3, 3) and info.hits / (info.hits + info.misses) == 0.5
+
+
+def test_the_instance_shows_nothing_new_and_its_method_is_a_method(cls: Any) -> None:
+    model, fresh = cls(), cls()
+    model(3, CPU)
+    assert vars(model).keys() == vars(fresh).keys() and dir(model) == dir(fresh)
+    assert ("forward", model.forward) in inspect.getmembers(model, inspect.ismethod)
+    assert model.forward.__self__ is model and model.forward.__func__ is cls.forward
+
+
+def test_copies_pickles_and_torch_save_behave_as_under_lru_cache(cls: Any, tmp_path: Any) -> None:
+    model = cls()
+    cos, _ = model(4, CPU)
+    for other in (copy.copy(model), copy.deepcopy(model), pickle.loads(pickle.dumps(model))):
+        assert other(4, CPU)[0] is not cos, "a copy is another object: it does not hit the original's entries"
+    torch.save(model, tmp_path / "model.pt")
+    torch.save(model.state_dict(), tmp_path / "weights.pt")
+    loaded = torch.load(tmp_path / "model.pt", weights_only=False)
+    assert type(loaded) is cls and loaded(4, CPU)[0] is not cos
+    assert torch.load(tmp_path / "weights.pt", weights_only=True).keys() == model.state_dict().keys()
+    with pytest.raises(pickle.UnpicklingError, match="Weights only load failed"):
+        torch.load(tmp_path / "model.pt", weights_only=True)  # a whole module: refused under lru_cache too
+
+
+def test_a_self_with_value_equality_shares_entries_and_is_kept_as_by_lru_cache() -> None:
+    """Such a ``self`` is held as lru_cache holds it: by equality, strongly (freeing it would need a cache
+    per object, which would stop the sharing). The codemod refuses these methods; the runtime never differs."""
+    results = {}
+    for name, decorator in (("lru", functools.lru_cache(maxsize=None)), ("weak", weak_cache)):
+
+        class Keyed:
+            calls = 0
+
+            def __init__(self, key: int) -> None:
+                self.key = key
+
+            def __eq__(self, other: object) -> bool:
+                return isinstance(other, Keyed) and other.key == self.key
+
+            def __hash__(self) -> int:
+                return hash(self.key)
+
+            @decorator
+            def value(self) -> int:
+                Keyed.calls += 1
+                return self.key
+
+        first = Keyed(1)
+        alive = weakref.ref(first)
+        first.value(), Keyed(1).value(), Keyed(2).value()  # the second is a hit: an equal instance
+        del first
+        gc.collect()
+        results[name] = (Keyed.calls, Keyed.value.cache_info(), alive() is not None)
+    assert results["weak"] == results["lru"] == (2, (1, 2, None, 2), True), "kept by its entry, as by lru_cache"
