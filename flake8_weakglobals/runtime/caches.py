@@ -85,7 +85,10 @@ def _tokens_in(key: Any) -> list[_Token]:
 
 
 def _compiling() -> bool:
-    """Whether torch is tracing this call (found without importing torch); only asked on a miss."""
+    """Whether torch is tracing this call (found without importing torch); only asked on a miss. Compiling
+    and exporting import ``torch._dynamo``: an eager program is answered without calling into torch."""
+    if "torch._dynamo" not in sys.modules:
+        return False
     is_compiling = getattr(getattr(sys.modules.get("torch"), "compiler", None), "is_compiling", None)
     return bool(is_compiling is not None and is_compiling())
 
