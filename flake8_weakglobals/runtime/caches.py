@@ -64,6 +64,20 @@ class _Token(weakref.ref):
     __ne__ = object.__ne__
 
 
+class _Entries(dict):
+    """An unbounded cache's entries, key -> result. The census of flake8-weakglobals reads the mark below:
+    an entry lives only while the objects its key holds weakly live, so what it holds is not a pin."""
+
+    __slots__ = ()
+    _weakglobals_holds_while_its_keys_live = True
+
+
+class _LruEntries(OrderedDict):
+    """A bounded cache's entries, least recently used first (``move_to_end`` and ``popitem`` are C)."""
+
+    _weakglobals_holds_while_its_keys_live = True
+
+
 class _State:
     """One cache's entries and tokens, held by its function; the removal callbacks hold it weakly, so that
     a cache that is no longer used is freed, tokens and all, by reference counting."""
@@ -71,7 +85,7 @@ class _State:
     __slots__ = ("data", "tokens", "lock", "ghosts", "__weakref__")
 
     def __init__(self, bounded: bool) -> None:
-        self.data: dict[Any, Any] = OrderedDict() if bounded else {}  # key -> result, least recently used first
+        self.data: dict[Any, Any] = _LruEntries() if bounded else _Entries()
         self.tokens: dict[int, _Token] = {}  # id(argument) -> its token
         self.lock = threading.RLock()
         self.ghosts = 0  # entries of collected arguments kept for their place in the LRU order
@@ -110,7 +124,7 @@ def _forget(token: _Token, stateref: weakref.ref) -> None:
             for other in _tokens_in(key):
                 if other is not token:
                     other.keys.discard(key)
-            if type(data) is dict:
+            if type(data) is _Entries:
                 del data[key]
             elif data[key] is not _GHOST:
                 data[key] = _GHOST  # keeps its place

@@ -23,7 +23,7 @@ from copy import deepcopy
 from reprlib import recursive_repr
 from typing import Any, Optional, TypeVar, Union, overload
 
-from .core import _MISSING, _by_identity, _classify, _revived, _weakly
+from .core import _MISSING, _class_kind, _classify, _revived, _weakly
 
 _T = TypeVar("_T")
 __all__ = ["WeakIdList"]
@@ -71,7 +71,7 @@ class WeakIdList(MutableSequence[_T]):
 
     def _slot(self, element: Any) -> Any:
         """What the list stores for ``element``: itself, or its object's one ``_Ref``."""
-        weakly = _by_identity.get(id(type(element)))
+        weakly = _class_kind(id(type(element)))
         if not (weakly or (weakly is None and _classify(element))):
             return element
         ref = self._refs.get(id(element))

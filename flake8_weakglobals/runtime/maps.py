@@ -17,7 +17,7 @@ from copy import deepcopy
 from reprlib import recursive_repr
 from typing import Any, Optional, TypeVar
 
-from .core import _MISSING, _by_identity, _classify, _revived, _weakly
+from .core import _MISSING, _class_kind, _classify, _revived, _weakly
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -90,7 +90,7 @@ class WeakIdMap(MutableMapping[_K, _V]):
         if entry is not None and entry.__callback__ is not None:
             entry.value = value  # overwriting keeps the one weak reference and the place
             return
-        weakly = _by_identity.get(id(type(key)))
+        weakly = _class_kind(id(type(key)))
         if not (weakly or (weakly is None and _classify(key))):
             data[self._strong_slot(key)] = value
             return

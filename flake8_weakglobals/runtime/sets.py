@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator, MutableSet
 from copy import deepcopy
 from typing import Any, TypeVar
 
-from .core import _by_identity, _classify, _revived, _weakly
+from .core import _class_kind, _classify, _revived, _weakly
 
 _K = TypeVar("_K")
 __all__ = ["StrictWeakIdSet", "WeakIdSet"]
@@ -70,7 +70,7 @@ class WeakIdSet(MutableSet[_K]):
         member = self._members.get(id(element))
         if member is not None and member.__callback__ is not None:
             return True
-        weakly = _by_identity.get(id(type(element)))
+        weakly = _class_kind(id(type(element)))
         if weakly or (weakly is None and _classify(element)):
             return False
         if self._strict:
@@ -84,7 +84,7 @@ class WeakIdSet(MutableSet[_K]):
         member = self._members.get(id(element))
         if member is not None and member.__callback__ is not None:
             return
-        weakly = _by_identity.get(id(type(element)))
+        weakly = _class_kind(id(type(element)))
         if not (weakly or (weakly is None and _classify(element))):
             self._data.add(self._strong(element))
             return
