@@ -10,11 +10,11 @@ project's fixed files use, assembled into one file (``fixes/vendor.py``):
 - ``lists``: ``WeakIdList``;
 - ``caches``: ``weak_lru_cache`` and ``weak_cache`` (``functools.lru_cache`` and ``functools.cache``).
 
-Every name is importable from here, as it was when the runtime was one file.
+Every public name is importable from here, as it was when the runtime was one file (``CacheInfo`` too).
 """
 from __future__ import annotations
 
-from .caches import weak_cache, weak_lru_cache, weak_shared_cache, weak_shared_lru_cache
+from .caches import CacheInfo, weak_cache, weak_lru_cache, weak_shared_cache, weak_shared_lru_cache
 from .lists import WeakIdList
 from .maps import StrictWeakIdMap, WeakIdMap
 from .sets import StrictWeakIdSet, WeakIdSet
