@@ -207,7 +207,7 @@ def _cached(function: Callable[..., Any], maxsize: Optional[int], typed: bool) -
         key = make_key(first, rest, kwargs, token_of)
         held = _tokens_in(key)
         with lock:
-            if type(key) is tuple and any(type(part) is _Token for part in (*key[1], *key[2:])):
+            if held and len(held) > (type(key[0]) is _Token):
                 every_argument = True  # a token past the first argument: probes must make them too
             if maxsize is None:
                 if key not in data:
