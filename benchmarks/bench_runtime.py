@@ -2,7 +2,7 @@
 
     python benchmarks/bench_runtime.py [--sdists DIR] [--before REV]
 
-ns/op (best of 7 rounds over all keys) for insert, lookup hit, lookup miss, ``in``, delete, iteration and
+ns/op (best of 7 rounds over all keys, the contenders' rounds interleaved) for insert, lookup hit, lookup miss, ``in``, delete, iteration and
 ``clear``; bytes per entry as ``tracemalloc`` counts them (requested) and as the process's resident memory
 grows (real: 50 maps, 500,000 entries, so pymalloc's size classes and arenas are included). Contenders: a
 plain dict (strong keys: the leak), ``weakref.WeakKeyDictionary`` (module keys only: parameter keys raise),
@@ -152,6 +152,27 @@ def nanoseconds(factory: Callable[[], Any], keys: list, strangers: list, rounds:
     return results
 
 
+def interleaved(contenders: dict[str, Any], keys: list, strangers: list, rounds: int) -> dict[str, Any]:
+    """Each contender's best round, the rounds taken in turn (one round of every contender, then the next),
+    so that a busy moment of a shared machine weighs on all of them alike; a ``RuntimeError`` for a
+    contender that cannot take these keys."""
+    best: dict[str, Any] = {}
+    for _ in range(rounds):
+        for name, factory in contenders.items():
+            if factory is None or isinstance(best.get(name), RuntimeError):
+                continue
+            try:
+                timings = nanoseconds(factory, keys, strangers, 1)
+            except RuntimeError as error:
+                best[name] = error
+                continue
+            previous = best.setdefault(name, timings)
+            for operation, value in timings.items():
+                if value is not None and previous[operation] is not None:
+                    previous[operation] = min(previous[operation], value)
+    return best
+
+
 def memory(factory: Callable[[], Any], keys: list, maps: int) -> dict[str, float]:
     """Bytes per entry: requested (tracemalloc, one map) and real (resident growth over ``maps`` maps).
 
@@ -257,14 +278,14 @@ def main() -> None:
         print(f"\n{count:,} {kind} keys\n")
         print("| container | " + " | ".join(OPERATIONS) + " | bytes/entry requested | bytes/entry real |")
         print("|---|" + "---|" * (len(OPERATIONS) + 2))
+        measured = interleaved(contenders, keys, strangers, rounds)
         for name, factory in contenders.items():
             if factory is None:
                 print(f"| {name} | " + " | ".join(["(not found)"] * (len(OPERATIONS) + 2)) + " |")
                 continue
-            try:
-                timings = nanoseconds(factory, keys, strangers, rounds)
-            except RuntimeError as error:  # WeakKeyDictionary with tensor keys
-                print(f"| {name} | raises `RuntimeError: {error}` | " + " | ".join([""] * (len(OPERATIONS) + 1)) + " |")
+            timings = measured[name]
+            if isinstance(timings, RuntimeError):  # WeakKeyDictionary with tensor keys
+                print(f"| {name} | raises `RuntimeError: {timings}` | " + " | ".join([""] * (len(OPERATIONS) + 1)) + " |")
                 continue
             sizes = memory_in_fresh_process(kind, name, arguments.sdists, arguments.quick)
             table[(kind, name)] = {**timings, **sizes}
