@@ -1,21 +1,27 @@
 """weak_lru_cache against functools.lru_cache, side by side in one run, on the same real calls.
 
-    python benchmarks/bench_cache.py [--quick]
+    python benchmarks/bench_cache.py [--quick] [--before REV]
 
-ns per call (best of 7 rounds) of a hit and a miss, on a method of an ``nn.Module`` (the rotary shape:
-``forward(self, seq_len, device)``) and on a function of a tensor and an int; bytes per entry as
-``tracemalloc`` counts them (arguments and results allocated beforehand, so only the cache's own memory
-is counted), and per instance for a method's first call (the per-instance cache ``weak_lru_cache`` builds).
+ns per call (best of 7 rounds, CPU time of this thread, so that other work on a shared machine stays out)
+of a hit and a miss, on a method of an ``nn.Module`` (the rotary shape: ``forward(self, seq_len, device)``)
+and on a function of a tensor and an int; bytes per entry as ``tracemalloc`` counts them (arguments and
+results allocated beforehand, so only the cache's own memory is counted), and per instance for a method's
+first call. ``weak_lru_cache (before)`` is the one-file runtime at ``--before`` (default 15bd3bc, whose
+methods had a cache per instance), loaded from git; skipped when git cannot show it.
 """
 from __future__ import annotations
 
 import argparse
 import functools
 import gc
+import importlib.util
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
-from typing import Any, Callable
+from pathlib import Path
+from typing import Any, Callable, Optional
 
 import torch
 from torch import nn
@@ -24,7 +30,22 @@ from flake8_weakglobals.runtime import weak_lru_cache
 
 COUNT, ROUNDS = 10_000, 7  # --quick: 200, 1 (a smoke run, not a measurement)
 CPU = torch.device("cpu")
-CACHES: dict[str, Callable[..., Any]] = {"functools.lru_cache": functools.lru_cache, "weak_lru_cache": weak_lru_cache}
+
+
+def load_before(revision: str) -> Optional[Callable[..., Any]]:
+    """``weak_lru_cache`` of the one-file runtime at ``revision``."""
+    done = subprocess.run(["git", "show", f"{revision}:flake8_weakglobals/runtime.py"], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[1])
+    if done.returncode != 0:
+        return None
+    path = Path(tempfile.mkdtemp()) / "runtime_before.py"
+    path.write_text(done.stdout)
+    spec = importlib.util.spec_from_file_location("runtime_before", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["runtime_before"] = module
+    spec.loader.exec_module(module)
+    return module.weak_lru_cache  # type: ignore[no-any-return]
 
 
 def module_class(cache: Callable[..., Any]) -> type[nn.Module]:
@@ -49,9 +70,9 @@ def best(run: Callable[[], None], count: int, rounds: int) -> float:
     times = []
     for _ in range(rounds):
         gc.disable()
-        start = time.perf_counter()
+        start = time.thread_time()
         run()
-        times.append(time.perf_counter() - start)
+        times.append(time.thread_time() - start)
         gc.enable()
     return min(times) / count * 1e9
 
@@ -106,7 +127,7 @@ def traced_bytes(fill: Callable[[], object], count: int) -> float:
 
 def memory(cache: Callable[..., Any], count: int) -> dict[str, float]:
     """Bytes per entry: one model, ``count`` lengths; ``count`` tensors to a function; ``count`` models, one
-    call each (what a method's first call on an instance costs)."""
+    call each (what a method's first call on an instance costs: an entry and a token)."""
     model = module_class(cache)()
     lengths = [10**6 + length for length in range(count)]  # ints made beforehand: not the cache's memory
     method_entry = traced_bytes(lambda: [model(length, CPU) for length in lengths], count)
@@ -120,13 +141,21 @@ def memory(cache: Callable[..., Any], count: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run, not a measurement")
+    parser.add_argument("--before", default="15bd3bc", help="git revision of the runtime to compare with")
     arguments = parser.parse_args()
     count, rounds = (200, 1) if arguments.quick else (COUNT, ROUNDS)
+    CACHES: dict[str, Callable[..., Any]] = {"functools.lru_cache": functools.lru_cache, "weak_lru_cache": weak_lru_cache}
+    before = load_before(arguments.before)
+    if before is not None:
+        CACHES["weak_lru_cache (before)"] = before
     print(f"Python {sys.version.split()[0]}, torch {torch.__version__}, {count:,} calls per round, best of {rounds}")
-    timings = {
-        name: {"method": method_costs(cache, count, rounds), "function": function_costs(cache, count, rounds)}
-        for name, cache in CACHES.items()
-    }
+    timings: dict[str, dict[str, dict[str, float]]] = {name: {"method": {}, "function": {}} for name in CACHES}
+    for _ in range(3):  # interleaved, so that a busy moment of the machine weighs on every cache alike
+        for name, cache in CACHES.items():
+            for where, costs in (("method", method_costs), ("function", function_costs)):
+                measured = costs(cache, count, rounds)
+                for what, value in measured.items():
+                    timings[name][where][what] = min(value, timings[name][where].get(what, value))
     sizes = {name: memory(cache, count) for name, cache in CACHES.items()}
     columns = ["method hit (ns)", "method miss (ns)", "function hit (ns)", "function miss (ns)", "bytes/entry method"]
     columns += ["bytes/entry function", "bytes, first call on an instance"]
@@ -142,6 +171,10 @@ def main() -> None:
     print(f"- function hit, tensor arguments / lru_cache {weak['function']['hit'] / base['function']['hit']:.2f}x (target <= 3)")
     print(f"- method miss / lru_cache {weak['method']['miss'] / base['method']['miss']:.2f}x; "
           f"function miss / lru_cache {weak['function']['miss'] / base['function']['miss']:.2f}x (for reference)")
+    if "weak_lru_cache (before)" in timings:
+        old = timings["weak_lru_cache (before)"]
+        print(f"- before: method hit / lru_cache {old['method']['hit'] / base['method']['hit']:.2f}x (a cache per instance); "
+              f"function hit / lru_cache {old['function']['hit'] / base['function']['hit']:.2f}x")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ from flake8_weakglobals.source.python_files import python_files
 
 from .atomic import Refused, replace_if_unchanged, write_atomically
 from .job import FileResult, process
-from .vendor import VendorConflict, copy_needed, vendored_text
+from .vendor import VendorConflict, parts_for, plan_copy
 
 
 def build_parser(prog: str = "weakglobals-fix") -> argparse.ArgumentParser:
@@ -85,8 +85,9 @@ class Report:
         self.fixes = 0
         self.left = 0
         self.errors = 0
-        self.copies: dict[Path, Optional[str]] = {}  # vendored copy -> why it could not be written, or None
-        self.runtime_changes: list[tuple[Path, str]] = []  # dry runs: (copy, "create" or "update"), shown last
+        self.copies: dict[Path, tuple[frozenset[str], Optional[str]]] = {}  # copy -> (its parts, why it could not be written)
+        self.runtime_changes: dict[Path, tuple[str, str, str]] = {}  # dry runs: copy -> (action, old text, new text), shown last
+        self.added_lines = 0  # lines the vendored copies add to the project
 
     def begin(self, total: int) -> None:
         self.progress = Progress(total)
@@ -125,7 +126,7 @@ class Report:
 
     def _change(self, result: FileResult) -> None:
         assert result.new_text is not None
-        blocked = self._runtime_copy(result.runtime_copy) if result.runtime_copy else None
+        blocked = self._runtime_copy(result.runtime_copy, result.runtime_names) if result.runtime_copy else None
         if blocked:
             self._error(result.path, result.fixed[0].line, f"left unchanged: {blocked}")
             return
@@ -151,42 +152,52 @@ class Report:
         self.changed += 1
         self.fixes += len(result.fixed)
 
-    def _runtime_copy(self, destination: Path) -> Optional[str]:
-        """Write (or, dry, show) the vendored copy once, before the first file that imports it; returns
-        why it cannot be written, if so."""
-        if destination in self.copies:
-            return self.copies[destination]
-        self.copies[destination] = blocked = self._write_runtime_copy(destination)
+    def _runtime_copy(self, destination: Path, names: frozenset[str]) -> Optional[str]:
+        """Write (or, dry, show) the vendored copy before the first file that imports it, and again when a
+        later file needs a part it lacks; returns why it cannot be written, if so."""
+        parts = frozenset(parts_for(names))
+        held, blocked = self.copies.get(destination, (frozenset(), None))
+        if blocked is not None or (destination in self.copies and parts <= held):
+            return blocked
+        blocked = self._write_runtime_copy(destination, parts | held)
+        self.copies[destination] = (parts | held, blocked)
         return blocked
 
-    def _write_runtime_copy(self, destination: Path) -> Optional[str]:
+    def _write_runtime_copy(self, destination: Path, parts: frozenset[str]) -> Optional[str]:
+        if self.dry_run and destination in self.runtime_changes:  # a part more for a copy still to show
+            action, old, _ = self.runtime_changes[destination]
+            plan = plan_copy(destination, parts)
+            self.runtime_changes[destination] = (action, old, plan.text)
+            return None
         try:
-            action = copy_needed(destination)
+            plan = plan_copy(destination, parts)
         except (VendorConflict, OSError, UnicodeDecodeError) as error:
             return str(error)
-        if action is None:
+        if plan.action is None:
             return None
         if self.dry_run:
-            self.runtime_changes.append((destination, action))
+            old = destination.read_text(encoding="utf-8") if plan.action == "update" else ""
+            self.runtime_changes[destination] = (plan.action, old, plan.text)
             return None
         shown = _relative(destination)
         try:
-            write_atomically(destination, vendored_text().encode("utf-8"))
+            write_atomically(destination, plan.text.encode("utf-8"))
         except OSError as error:
             return f"cannot write the runtime copy {shown}: {error.strerror or error}"
-        self._say(f"{shown}: {action}d the vendored runtime")
+        self.added_lines += plan.added_lines
+        self._say(f"{shown}: {plan.action}d the vendored runtime ({_lines(plan.text)}: {', '.join(plan.parts)})")
         return None
 
     def _show_runtime_changes(self) -> None:
         """A dry run shows the vendored copies after the user's own files, so that the diff reads as their
         change. The copy's whole text stays in the diff, even with ``-q``: the diff is a patch that must
         apply (``git apply``, ``patch -p1``) and give code that imports, and the copy is a file it creates."""
-        for destination, action in self.runtime_changes:
+        for destination, (action, old, new) in self.runtime_changes.items():
             shown = _relative(destination)
             if self.arguments.diff:
-                old = destination.read_text(encoding="utf-8") if action == "update" else ""
-                self._diff(shown, old, vendored_text(), created=action == "create")
-            self._say(f"{shown}: would {action} the vendored runtime")
+                self._diff(shown, old, new, created=action == "create")
+            self.added_lines += new.count("\n") - old.count("\n")
+            self._say(f"{shown}: would {action} the vendored runtime ({_lines(new)})")
         self.runtime_changes.clear()
 
     def _diff(self, shown: str, old: str, new: str, created: bool = False) -> None:
@@ -203,6 +214,8 @@ class Report:
         verb = "would fix" if self.dry_run else "fixed"
         fixes, changed = self.fixes, self.changed
         parts = [f"{verb} {fixes} container{'s' * (fixes != 1)} in {changed} file{'s' * (changed != 1)}"]
+        if self.added_lines:
+            parts.append(f"the vendored runtime {'would add' if self.dry_run else 'adds'} {self.added_lines} lines")
         if self.left:
             parts.append(f"{self.left} left to fix by hand")
         if self.errors:
@@ -221,6 +234,11 @@ class Report:
         self.errors += 1
         self.progress.clear()
         print(f"{path}:{line}: {message}", file=sys.stderr)
+
+
+def _lines(text: str) -> str:
+    count = text.count("\n")
+    return f"{count} line{'s' * (count != 1)}"
 
 
 def _relative(path: Path) -> str:

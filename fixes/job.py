@@ -22,7 +22,7 @@ from flake8_weakglobals.rules.analyze_module import analyze
 from flake8_weakglobals.rules.findings import Finding
 
 from .outside import refuse_used_elsewhere
-from .vendor import RuntimeLocation, Unresolvable, runtime_location
+from .vendor import Unresolvable, existing_location, runtime_location
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,7 @@ class FileResult:
     encoding: str = "utf-8"
     digest: bytes = b""  # of the bytes the rewrite was computed from
     runtime_copy: Optional[Path] = None
+    runtime_names: frozenset[str] = frozenset()  # what the rewritten file imports from the runtime
     error: Optional[str] = None
     error_line: int = 1
 
@@ -81,9 +82,11 @@ def _process(path: Path, settings: Settings) -> FileResult:
 
     existing = existing_runtime_import(checked.tree)
     try:
-        runtime = RuntimeLocation(existing.module or "", None) if existing else runtime_location(path, settings.runtime)
+        runtime = existing_location(path, existing.module or "") if existing else runtime_location(path, settings.runtime)
     except Unresolvable as error:
         return FileResult(path, left=left, error=f"left unchanged: {error}", error_line=fixable[0].line)
+    names = {name for finding in fixable for name in finding.runtime_names}
+    names |= {alias.name for alias in existing.names} if existing else set()
     try:
         new_text = rewrite(checked.source.text, checked.tree, fixable, runtime.module)
         _verify(path, checked.tree, new_text, settings)
@@ -98,6 +101,7 @@ def _process(path: Path, settings: Settings) -> FileResult:
         encoding=checked.source.encoding,
         digest=checked.source.digest,
         runtime_copy=runtime.copy,
+        runtime_names=frozenset(names),
     )
 
 

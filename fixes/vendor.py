@@ -22,9 +22,16 @@ the root to the copy; if it cannot (``pkg.py`` shadows the namespace package ``p
 named like a standard-library module), the file is refused with the reason. An identical copy is left
 alone, an older copy of ours is updated, and a file of that name that is not ours is never overwritten.
 ``--runtime import`` imports ``flake8_weakglobals.runtime`` instead.
+
+The copy is one file assembled from the runtime's parts (``flake8_weakglobals/runtime/``: ``core`` and the
+parts that define the names the fixed files import), so that a fix adds only the code it uses. Its
+second line names the parts it holds; a later fix that needs another part rewrites the copy with every
+part it held and the new one (already-fixed files import them), and a copy from before the split (one file
+of every part) is replaced by one holding every part.
 """
 from __future__ import annotations
 
+import ast
 import functools
 import keyword
 import os
@@ -43,7 +50,7 @@ from importlib.machinery import (
     SourcelessFileLoader,
 )
 from pathlib import Path
-from typing import Optional
+from typing import Iterable, Optional
 
 import flake8_weakglobals
 import flake8_weakglobals.runtime
@@ -79,6 +86,18 @@ def runtime_location(path: Path, mode: str) -> RuntimeLocation:
     if problem is not None:
         raise Unresolvable(f"the runtime import `{module}` would not resolve from the import root {root}: {problem}")
     return RuntimeLocation(module, copy)
+
+
+def existing_location(path: Path, module: str) -> RuntimeLocation:
+    """Where a file that already imports the runtime from ``module`` gets it: the vendored copy this file's
+    import root would use, when that is ``module`` (the copy may then need parts it lacks); else no copy."""
+    if module == "flake8_weakglobals.runtime":
+        return RuntimeLocation(module, None)
+    try:
+        location = runtime_location(path, "vendor")
+    except Unresolvable:
+        return RuntimeLocation(module, None)
+    return location if location.module == module else RuntimeLocation(module, None)
 
 
 def import_root(path: Path) -> tuple[Path, tuple[str, ...]]:
@@ -181,25 +200,141 @@ def _same(first: str | Path, second: str | Path) -> bool:
     return os.path.realpath(first) == os.path.realpath(second)
 
 
-def vendored_text() -> str:
+#: A copy's second line names the parts it holds; a copy without it (one file of every part, before the
+#: runtime was split) holds them all.
+_PARTS_LINE = re.compile(r"^# Parts: ([a-z, ]+)$", re.MULTILINE)
+
+
+@functools.lru_cache(maxsize=None)
+def _part_sources() -> dict[str, str]:
+    package = Path(flake8_weakglobals.runtime.__file__).parent
+    return {part: (package / f"{part}.py").read_text(encoding="utf-8") for part in flake8_weakglobals.runtime.PARTS}
+
+
+@functools.lru_cache(maxsize=None)
+def part_names() -> dict[str, tuple[str, ...]]:
+    """Each part's public names (its ``__all__``), read from its source."""
+    names = {}
+    for part, source in _part_sources().items():
+        assigned = [node.value for node in ast.parse(source).body if isinstance(node, ast.Assign) and _is_all(node)]
+        names[part] = tuple(ast.literal_eval(assigned[0])) if assigned else ()
+    return names
+
+
+def parts_for(names: Iterable[str]) -> tuple[str, ...]:
+    """The parts that define ``names`` (and ``core``, which every part uses), in assembly order."""
+    wanted = set(names)
+    unknown = wanted - {name for defined in part_names().values() for name in defined}
+    if unknown:
+        raise ValueError(f"not in the runtime: {', '.join(sorted(unknown))}")
+    return tuple(part for part, defined in part_names().items() if part == "core" or wanted & set(defined))
+
+
+def copied_parts(text: str) -> tuple[str, ...]:
+    """The parts an existing copy of ours holds (every part, for a copy from before the split)."""
+    match = _PARTS_LINE.search(text.split("\n", 3)[1] if text.count("\n") > 1 else "")
+    if match is None:
+        return tuple(flake8_weakglobals.runtime.PARTS)
+    held = {part.strip() for part in match.group(1).split(",")}
+    return tuple(part for part in flake8_weakglobals.runtime.PARTS if part in held)
+
+
+def vendored_text(parts: Iterable[str] = ()) -> str:
+    """One file holding ``parts`` of the runtime (with ``core``; every part when none is named): a header,
+    the standard-library imports of all of them, then each part's code as written, without its own imports."""
+    named = tuple(parts) or flake8_weakglobals.runtime.PARTS
+    chosen = parts_for(name for part in named for name in part_names()[part])
     header = (
-        f"{_MARK} {flake8_weakglobals.__version__} (MIT licence), from flake8_weakglobals/runtime.py.\n"
-        "# Do not edit: `python -m fixes.apply` replaces this copy when a newer runtime ships.\n"
-        "# Vendored code, left alone by linters and formatters:\n"
+        f"{_MARK} {flake8_weakglobals.__version__} (MIT licence), from flake8_weakglobals/runtime/ (documented there).\n"
+        f"# Parts: {', '.join(chosen)}\n"
+        "# Do not edit: `python -m fixes.apply` replaces this copy, adding the parts newly fixed files use.\n"
         "# flake8: noqa\n# ruff: noqa\n# fmt: off\n# isort: skip_file\n"
     )
-    return header + Path(flake8_weakglobals.runtime.__file__).read_text(encoding="utf-8")
+    names = [name for part in chosen for name in part_names()[part]]
+    imports: dict[str, set[str]] = {}
+    bodies = []
+    for part in chosen:
+        body, part_imports = _without_imports(_part_sources()[part])
+        for module, imported in part_imports.items():
+            imports.setdefault(module, set()).update(imported)
+        bodies.append(f"# --- {part}: flake8_weakglobals/runtime/{part}.py " + "-" * (70 - len(part) * 2) + "\n" + body)
+    lines = ['"""flake8-weakglobals\' runtime, the parts this project\'s fixed files use:', *(
+        f"{part} ({', '.join(part_names()[part])})" if part_names()[part] else part for part in chosen), '"""']
+    preamble = lines[0] + " " + "; ".join(lines[1:-1]) + '."""\n' + "from __future__ import annotations\n\n"
+    for module in sorted(imports, key=lambda module: (module != "", module)):
+        if module == "":
+            preamble += "".join(f"import {name}\n" for name in sorted(imports[module]))
+        else:
+            preamble += f"from {module} import {', '.join(sorted(imports[module]))}\n"
+    preamble += f"\n__all__ = {sorted(names)!r}\n\n\n"
+    return header + preamble + "\n\n".join(body.rstrip("\n") + "\n" for body in bodies)
+
+
+def _is_all(node: ast.Assign) -> bool:
+    return any(isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets)
+
+
+def _without_imports(source: str) -> tuple[str, dict[str, set[str]]]:
+    """A part's source without its top-level imports and ``__all__`` (the assembled file has one of each),
+    and the standard-library imports it made (``""`` -> modules imported whole). Its own relative imports
+    name other parts, which the file holds. Everything else, comments included, is kept as written."""
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    imports: dict[str, set[str]] = {}
+    dropped: set[int] = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            if not node.level and node.module != "__future__":
+                imports.setdefault(node.module or "", set()).update(alias.name for alias in node.names)
+        elif isinstance(node, ast.Import):
+            imports.setdefault("", set()).update(alias.name for alias in node.names)
+        elif not (isinstance(node, ast.Assign) and _is_all(node)):
+            continue
+        dropped.update(range(node.lineno - 1, node.end_lineno or node.lineno))
+    docstring = ast.get_docstring(tree, clean=False)
+    if docstring is not None:  # the part's summary, as a comment: the whole docstring is in the package
+        first = tree.body[0]
+        dropped.update(range(first.lineno - 1, first.end_lineno or first.lineno))
+        lines[first.lineno - 1] = f"# {docstring.splitlines()[0]}\n"
+        dropped.discard(first.lineno - 1)
+    kept = "".join(line for number, line in enumerate(lines) if number not in dropped)
+    return re.sub(r"\n{3,}", "\n\n\n", kept), imports
+
+
+def vendored_lines(text: str) -> int:
+    return text.count("\n")
+
+
+@dataclass(frozen=True)
+class CopyPlan:
+    """What a vendored copy must become: ``action`` "create" or "update" (None: an identical copy is
+    there), holding ``parts`` (those it held, and those newly needed), as ``text``."""
+
+    action: Optional[str]
+    parts: tuple[str, ...]
+    text: str
+    added_lines: int  # lines the fix adds to the project: the copy's, less those of the copy it replaces
 
 
 class VendorConflict(Exception):
     """A file with the vendored name exists and was not written by this tool."""
 
 
-def copy_needed(destination: Path) -> Optional[str]:
-    """``"create"`` or ``"update"`` when the copy must be written, None when an identical copy is there."""
+def plan_copy(destination: Path, parts: Iterable[str]) -> CopyPlan:
+    """The copy at ``destination`` once it holds ``parts`` too; raises ``VendorConflict`` for a file of that
+    name that is not ours. An existing copy keeps every part it held: already-fixed files import them."""
     if not destination.exists():
-        return "create"
+        text = vendored_text(parts_for(name for part in parts for name in part_names()[part]))
+        return CopyPlan("create", copied_parts(text), text, vendored_lines(text))
     current = destination.read_text(encoding="utf-8")
     if not current.startswith(_MARK):
         raise VendorConflict(f"{destination} exists and was not written by flake8-weakglobals; not overwriting it")
-    return None if current == vendored_text() else "update"
+    held = set(copied_parts(current)) | set(parts)
+    text = vendored_text(part for part in flake8_weakglobals.runtime.PARTS if part in held)
+    action = None if current == text else "update"
+    return CopyPlan(action, copied_parts(text), text, vendored_lines(text) - vendored_lines(current))
+
+
+def copy_needed(destination: Path, parts: Iterable[str] = ()) -> Optional[str]:
+    """``"create"`` or ``"update"`` when the copy must be written, None when an identical copy is there."""
+    return plan_copy(destination, parts).action

@@ -27,6 +27,7 @@ def verdict(body: str) -> Optional[str]:
         "class R(nn.Module):\n    @functools.lru_cache(maxsize=4)\n    def f(self, n: int): ...\n",
         "class R(nn.Module):\n    @functools.lru_cache\n    def f(self, x: torch.Tensor): ...\n",  # held per instance
         "class R:\n    @staticmethod\n    @functools.cache\n    def f(t: torch.Tensor): ...\n",
+        "class R(nn.Module):\n    @functools.cache\n    def f(self): ...\nprint(R().f.__func__, R().f.__self__)\n",  # a bound method
         "@functools.cache\ndef f(m: nn.Module): ...\n"
         "def g(m):\n    f.cache_clear()\n    print(f.cache_info(), f.__wrapped__)\n    return f(m)\n",
     ],
@@ -54,7 +55,7 @@ def test_a_long_lived_object_cached_on_modules_shares_one_weak_cache(decorator: 
         ("@functools.cache\ndef f(m: nn.Module): ...\nassert f(nn.ReLU()) is not None\n", "compared with `is` (line 7)"),
         ("@functools.cache\ndef f(m: nn.Module): ...\nhooks = [f]\n", "passed elsewhere (`[f]`, line 7)"),
         ("@functools.cache\ndef f(m: nn.Module): ...\ng = f.cache_info\n", "its `cache_info` is passed elsewhere"),
-        ("class R(nn.Module):\n    @functools.cache\n    def f(self): ...\nprint(R().f.__func__)\n", "uses `.__func__`"),
+        ("class R(nn.Module):\n    @functools.cache\n    def f(self): ...\nprint(R().f.__code__)\n", "uses `.__code__`"),
         ("class R(nn.Module):\n    @functools.cache\n    async def f(self): ...\n", "coroutine function"),
         ("def weak_cache(f): ...\n@functools.cache\ndef f(m: nn.Module): ...\n", "already defines its own `weak_cache`"),
         ("def memo(f):\n    return functools.lru_cache(maxsize=None)(f)\n@memo\ndef f(m: nn.Module): ...\n", "through `memo`"),

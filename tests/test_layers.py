@@ -112,14 +112,19 @@ def test_no_import_cycle() -> None:
 
 
 def test_the_runtime_imports_only_the_standard_library() -> None:
-    """It is vendored into users' projects, alone: nothing of ours, nothing installed."""
-    runtime = [path for name, path in module_names().items() if layer_of(name) == 0]
-    for path in runtime:
+    """It is vendored into users' projects: nothing installed, nothing of ours but its own parts, imported
+    relatively (the vendored copy assembles them into one file)."""
+    runtime = {name: path for name, path in module_names().items() if layer_of(name) == 0}
+    for name, path in runtime.items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 roots = [alias.name.split(".")[0] for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level:
+                targets = [target for line, target in imports_of(name, path) if line == node.lineno]
+                assert node.level == 1 and all(target in runtime or target.rpartition(".")[0] in runtime for target in targets), (path, node.lineno)
+                continue
             elif isinstance(node, ast.ImportFrom):
-                roots = ["." if node.level else (node.module or "").split(".")[0]]
+                roots = [(node.module or "").split(".")[0]]
             else:
                 continue
             assert all(root in sys.stdlib_module_names or root == "__future__" for root in roots), (path, node.lineno)

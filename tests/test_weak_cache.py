@@ -18,6 +18,7 @@ import torch
 from hypothesis import given, settings, strategies as st
 from torch import nn
 
+from flake8_weakglobals.runtime import caches as runtime_caches
 from flake8_weakglobals.runtime import weak_cache, weak_lru_cache, weak_shared_cache, weak_shared_lru_cache
 
 
@@ -62,7 +63,7 @@ def test_a_model_is_freed_after_del_while_lru_cache_pins_it() -> None:
     assert freed(rotary(weak_cache))
 
 
-def test_the_per_instance_cache_does_not_refer_to_its_instance() -> None:
+def test_the_cache_does_not_refer_to_an_instance() -> None:
     """Freed by reference counting alone: no cycle through the cache, so no collector run is needed."""
     model = rotary(weak_cache)()
     model(4, CPU)
@@ -105,10 +106,6 @@ def test_a_recycled_id_never_hits() -> None:
 
     first = torch.ones(3)
     assert norm(first) == 3.0
-    stale = norm._weak_lru_cache._tokens[id(first)]
-    second = torch.zeros(3)
-    norm._weak_lru_cache._tokens[id(second)] = stale  # as if ``second`` took the id of an object whose removal was lost
-    assert norm(second) == 0.0 and calls[-1] is second
     first_id = id(first)
     del first, calls[:]
     for _ in range(1000):  # CPython hands a freed address to the next object of its size
@@ -131,21 +128,20 @@ def test_hits_return_the_cached_values_without_calling_again() -> None:
     assert other[0].shape == (6, 4) and model.calls == 2
 
 
-def test_maxsize_is_per_instance_with_lru_eviction() -> None:
+def test_maxsize_is_one_lru_order_over_every_instance_as_lru_cache() -> None:
     cls = rotary(weak_lru_cache(maxsize=2))
     first, second = cls(), cls()
     for length in (1, 2):
         first(length, CPU)
     first(1, CPU)  # 1 is now the most recent: 2 goes first
-    second(9, CPU)  # another instance's call evicts nothing of this one
-    first(3, CPU)
-    assert first.forward.cache_info() == (1, 3, 2, 2)
+    second(9, CPU)  # another instance's call evicts (first, 2), as in lru_cache's one cache
+    assert first.forward.cache_info() == second.forward.cache_info() == (1, 3, 2, 2)
     calls = first.calls
     first(1, CPU)
     assert first.calls == calls, "1 was kept"
     first(2, CPU)
     assert first.calls == calls + 1, "2 was evicted"
-    assert cls.forward.cache_info() == (2, 5, 2, 3) and second.forward.cache_info().currsize == 1
+    assert cls.forward.cache_info() == (2, 4, 2, 2)
 
 
 def test_function_lru_eviction_and_maxsize_zero() -> None:
@@ -165,18 +161,17 @@ def test_function_lru_eviction_and_maxsize_zero() -> None:
     assert calls[-2:] == [7, 7] and never.cache_info() == (0, 2, 0, 0)
 
 
-def test_cache_clear_on_the_class_clears_every_instance_and_on_a_method_one() -> None:
+def test_cache_clear_through_an_instance_or_the_class_clears_every_instance_as_lru_cache() -> None:
     cls = rotary(weak_cache)
     first, second = cls(), cls()
     first(3, CPU)
     second(3, CPU)
     second.forward.cache_clear()
-    assert first.forward.cache_info().currsize == 1 and second.forward.cache_info().currsize == 0
+    assert first.forward.cache_info() == cls.forward.cache_info() == (0, 0, None, 0)
     second(3, CPU)
     cls.forward.cache_clear()
-    assert first.forward.cache_info().currsize == second.forward.cache_info().currsize == 0
     first(3, CPU)
-    assert first.calls == 2
+    assert first.calls == 2 and second.calls == 2
 
 
 def test_keyword_arguments_and_typed_key_as_lru_cache_does() -> None:
@@ -239,7 +234,7 @@ PicklableRotary = rotary(weak_cache)
 PicklableRotary.__qualname__ = "PicklableRotary"  # found by name when unpickled
 
 
-def test_copies_and_pickles_of_a_model_get_their_own_cache() -> None:
+def test_copies_and_pickles_of_a_model_do_not_hit_its_entries() -> None:
     model = PicklableRotary()
     cos, _ = model(4, CPU)
     for other in (copy.copy(model), copy.deepcopy(model), pickle.loads(pickle.dumps(model))):
@@ -248,11 +243,10 @@ def test_copies_and_pickles_of_a_model_get_their_own_cache() -> None:
     assert model(4, CPU)[0] is cos
 
 
-def test_a_cached_method_read_from_an_instance_that_died_says_so() -> None:
-    bound = rotary(weak_cache)().forward  # nothing else holds the model
+def test_a_cached_method_read_from_an_instance_is_a_bound_method_that_holds_it() -> None:
+    bound = rotary(weak_cache)().forward  # nothing else holds the model: the bound method does, as lru_cache's
     gc.collect()
-    with pytest.raises(ReferenceError, match="call it through the instance"):
-        bound(3, CPU)
+    assert inspect.ismethod(bound) and bound(3, CPU)[0].shape == (3, 4) and bound.__self__.calls == 1
 
 
 def test_threads_share_one_consistent_cache() -> None:
@@ -287,7 +281,9 @@ def test_threads_share_one_consistent_cache() -> None:
     assert not errors
     assert model.forward.cache_info().currsize == 12 and total.cache_info().currsize <= 4
     state = total._weak_lru_cache
-    assert len(state._data) == total.cache_info().currsize and all(token() is not None for token in state._tokens.values())
+    ghosts = [key for key, value in state.data.items() if value is runtime_caches._GHOST]  # collected scratch tensors
+    assert len(ghosts) == state.ghosts and len(state.data) - len(ghosts) == total.cache_info().currsize
+    assert all(token() is not None for token in state.tokens.values())
 
 
 def coordinator(decorator: Callable[[Any], Any]) -> Any:
@@ -305,18 +301,14 @@ def coordinator(decorator: Callable[[Any], Any]) -> Any:
     return Coordinator()
 
 
-@pytest.mark.parametrize("decorator", [weak_shared_lru_cache(maxsize=None), weak_shared_cache])
-def test_shared_caches_let_arguments_go_while_the_instance_lives(decorator: Callable[[Any], Any]) -> None:
-    shared, per_instance = coordinator(decorator), coordinator(weak_lru_cache(maxsize=None))
+@pytest.mark.parametrize("decorator", [weak_lru_cache(maxsize=None), weak_cache, weak_shared_lru_cache(maxsize=None), weak_shared_cache])
+def test_method_caches_let_arguments_go_while_the_instance_lives(decorator: Callable[[Any], Any]) -> None:
+    shared = coordinator(decorator)
     first = nn.Linear(2, 2)
     assert shared.params_to_release(first, 0) is shared.params_to_release(first, 0) and shared.calls == 1
     assert type(shared).params_to_release.cache_info() == shared.params_to_release.cache_info() == (1, 1, None, 1)
-    per_instance.params_to_release(first, 0)
     alive = weakref.ref(first)
     del first
-    gc.collect()
-    assert alive() is not None, "a per-instance cache keeps the submodule as long as the coordinator"
-    per_instance.params_to_release.cache_clear()
     gc.collect()
     assert alive() is None and shared.params_to_release.cache_info().currsize == 0
     holder = weakref.ref(shared)
@@ -486,16 +478,100 @@ def test_function_hits_and_results_match_lru_cache(calls: list[tuple[int, int, b
 
 @settings(max_examples=40, deadline=None)
 @given(calls=st.lists(st.tuples(st.integers(0, 1), st.integers(0, 3)), max_size=30), maxsize=st.sampled_from([None, 1, 2]))
-def test_method_hits_match_one_lru_cache_per_instance(calls: list[tuple[int, int]], maxsize: Any) -> None:
-    """On methods the model is one ``lru_cache`` per instance: per-instance ``maxsize`` is the difference."""
-    cls = rotary(weak_lru_cache(maxsize=maxsize))
-    instances = [cls(), cls()]
-    models = [functools.lru_cache(maxsize=maxsize)(lambda n, i=i: (instances[i].calls, n)) for i in range(2)]
+def test_method_hits_match_lru_cache_over_every_instance(calls: list[tuple[int, int]], maxsize: Any) -> None:
+    """On methods too the model is ``lru_cache`` itself: one cache, one LRU order for every instance."""
+    cached, plain = rotary(weak_lru_cache(maxsize=maxsize)), rotary(functools.lru_cache(maxsize=maxsize))
+    instances, models = [cached(), cached()], [plain(), plain()]
     for index, length in calls:
-        before = instances[index].calls
-        model_hit = models[index].cache_info().hits
-        models[index](length)
         instances[index](length, CPU)
-        assert (instances[index].calls == before) == (models[index].cache_info().hits > model_hit)
-    for instance, model in zip(instances, models):
-        assert instance.forward.cache_info() == model.cache_info()
+        models[index](length, CPU)
+        assert [instance.calls for instance in instances] == [model.calls for model in models]
+        assert cached.forward.cache_info() == plain.forward.cache_info()
+    plain.forward.cache_clear()
+
+
+# --- a method cache is lru_cache's, with freeing: each promise side by side with lru_cache ----------------
+
+LRU_ROTARY, WEAK_ROTARY = rotary(functools.lru_cache(maxsize=8)), rotary(weak_lru_cache(maxsize=8))
+LRU_ROTARY.__qualname__, WEAK_ROTARY.__qualname__ = "LRU_ROTARY", "WEAK_ROTARY"  # found by name when unpickled
+
+
+@pytest.fixture(params=["lru_cache", "weak_lru_cache"])
+def cls(request: pytest.FixtureRequest) -> Any:
+    chosen = LRU_ROTARY if request.param == "lru_cache" else WEAK_ROTARY
+    chosen.forward.cache_clear()
+    yield chosen
+    chosen.forward.cache_clear()
+
+
+def test_wrapped_is_the_function_and_the_class_and_the_instance_share_an_entry(cls: Any) -> None:
+    model = cls()
+    first = model.forward(3, CPU)
+    assert cls.forward(model, 3, CPU) is first and model.calls == 1
+    assert model.forward.__wrapped__(model, 3, CPU)[0].shape == (3, 4) and model.calls == 2, "uncached, as lru_cache's"
+    assert cls.forward.cache_info() == (1, 1, 8, 1)
+
+
+def test_counts_outlive_the_instances_they_came_from(cls: Any) -> None:
+    for _ in range(3):
+        model = cls()
+        model(2, CPU)
+        model(2, CPU)
+        del model
+        gc.collect()
+    info = cls.forward.cache_info()
+    assert (info.hits, info.misses) == (3, 3) and info.hits / (info.hits + info.misses) == 0.5
+
+
+def test_the_instance_shows_nothing_new_and_its_method_is_a_method(cls: Any) -> None:
+    model, fresh = cls(), cls()
+    model(3, CPU)
+    assert vars(model).keys() == vars(fresh).keys() and dir(model) == dir(fresh)
+    assert ("forward", model.forward) in inspect.getmembers(model, inspect.ismethod)
+    assert model.forward.__self__ is model and model.forward.__func__ is cls.forward
+
+
+def test_copies_pickles_and_torch_save_behave_as_under_lru_cache(cls: Any, tmp_path: Any) -> None:
+    model = cls()
+    cos, _ = model(4, CPU)
+    for other in (copy.copy(model), copy.deepcopy(model), pickle.loads(pickle.dumps(model))):
+        assert other(4, CPU)[0] is not cos, "a copy is another object: it does not hit the original's entries"
+    torch.save(model, tmp_path / "model.pt")
+    torch.save(model.state_dict(), tmp_path / "weights.pt")
+    loaded = torch.load(tmp_path / "model.pt", weights_only=False)
+    assert type(loaded) is cls and loaded(4, CPU)[0] is not cos
+    assert torch.load(tmp_path / "weights.pt", weights_only=True).keys() == model.state_dict().keys()
+    with pytest.raises(pickle.UnpicklingError, match="Weights only load failed"):
+        torch.load(tmp_path / "model.pt", weights_only=True)  # a whole module: refused under lru_cache too
+
+
+def test_a_self_with_value_equality_shares_entries_and_is_kept_as_by_lru_cache() -> None:
+    """Such a ``self`` is held as lru_cache holds it: by equality, strongly (freeing it would need a cache
+    per object, which would stop the sharing). The codemod refuses these methods; the runtime never differs."""
+    results = {}
+    for name, decorator in (("lru", functools.lru_cache(maxsize=None)), ("weak", weak_cache)):
+
+        class Keyed:
+            calls = 0
+
+            def __init__(self, key: int) -> None:
+                self.key = key
+
+            def __eq__(self, other: object) -> bool:
+                return isinstance(other, Keyed) and other.key == self.key
+
+            def __hash__(self) -> int:
+                return hash(self.key)
+
+            @decorator
+            def value(self) -> int:
+                Keyed.calls += 1
+                return self.key
+
+        first = Keyed(1)
+        alive = weakref.ref(first)
+        first.value(), Keyed(1).value(), Keyed(2).value()  # the second is a hit: an equal instance
+        del first
+        gc.collect()
+        results[name] = (Keyed.calls, Keyed.value.cache_info(), alive() is not None)
+    assert results["weak"] == results["lru"] == (2, (1, 2, None, 2), True), "kept by its entry, as by lru_cache"

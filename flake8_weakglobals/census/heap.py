@@ -41,6 +41,10 @@ _is_tracked = gc.is_tracked
 
 WALK, FRAMEWORK, STOP = 0, 1, 2  # what the walk does with an object of a given type
 _STOPPED_TYPES = (types.CodeType, types.ModuleType, type)  # and their subclasses
+#: A class that says so holds what it holds only while objects it holds weakly live (the runtime's cache
+#: state, installed or vendored): not long-lived state of its own, so the walk does not enter it. (An entry
+#: under a key held strongly, a ``self`` with value equality, is then not reported either.)
+_CONDITIONAL = "_weakglobals_holds_while_its_keys_live"
 ATOMS = (str, int, float, bool, complex, bytes, type(None))
 
 
@@ -109,7 +113,7 @@ class Kinds:
             if key in by_type:
                 continue
             bases = mro(cls)
-            if any(base is stopped for base in bases for stopped in _STOPPED_TYPES):
+            if any(base is stopped for base in bases for stopped in _STOPPED_TYPES) or class_lookup(cls, _CONDITIONAL) is True:
                 kind = STOP
             elif any(base is wanted for base in bases for wanted in self.framework):
                 kind = FRAMEWORK

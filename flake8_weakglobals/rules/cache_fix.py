@@ -1,22 +1,22 @@
 """WG006's fix: whether the codemod may swap ``functools.lru_cache`` / ``cache`` for the runtime's
 ``weak_lru_cache`` / ``weak_cache``, and the edit that does it.
 
-The replacement keeps ``lru_cache``'s results, ``cache_info``, ``cache_clear``, ``cache_parameters``,
-``__wrapped__`` and ``typed``. What changes at run time: on a method each instance has its own cache (so
-``maxsize`` counts per instance, and entries go with the instance); on a function an entry goes when an
-argument found by identity (a module, a parameter, a tensor) is collected. A method of a class that is no
-framework type, cached on framework arguments (DeepSpeed's coordinator, cached per submodule), gets
-``weak_shared_lru_cache`` / ``weak_shared_cache`` instead: a per-instance cache would keep those arguments
-as long as the long-lived instance, the pin itself, so its calls share the function cache, ``self`` held
-weakly like them. The fix is refused, with the reason, wherever the module shows that something relies on
-more than that:
+The replacement is ``lru_cache`` with freeing: one cache per function, for every call and every instance,
+with ``lru_cache``'s keys, LRU order, results, ``cache_info``, ``cache_clear``, ``cache_parameters``,
+``__wrapped__`` and ``typed``; a method stays a function of the class (``obj.f`` is a bound method, with
+``__self__`` and ``__func__``). What changes at run time: an entry goes when an argument found by identity
+(``self``, a module, a parameter, a tensor) is collected. A method of a class that is no framework type,
+cached on framework arguments (DeepSpeed's coordinator, cached per submodule), gets
+``weak_shared_lru_cache`` / ``weak_shared_cache``, which are now the same functions under their earlier
+names. The fix is refused, with the reason, wherever the module shows that something relies on more than
+that, or that it would free nothing:
 
 - a method whose class defines ``__eq__`` or ``__hash__``: ``lru_cache`` shares entries between equal
-  instances, a per-instance cache does not;
+  instances; the runtime keeps that by holding such a ``self`` as ``lru_cache`` does, so it frees nothing;
 - a function with an argument that is a tuple of framework objects: a tuple cannot be weakly referenced;
 - a result compared with ``is`` (identity across calls that a shorter-lived cache may break);
 - the cached function, or its ``cache_info``/``cache_clear``, passed, stored or returned; an attribute
-  ``lru_cache``'s wrapper has and the replacement lacks (``__self__``, ``__func__``, ...);
+  ``lru_cache``'s wrapper has and the replacement lacks;
 - a coroutine function, and a module that defines or imports its own ``weak_lru_cache``;
 - a function cached through the project's own wrapper of ``lru_cache``: the fix belongs in the wrapper.
 """
@@ -38,7 +38,8 @@ from .findings import Edit, EditKind, Span
 REPLACEMENTS = {"functools.lru_cache": "weak_lru_cache", "functools.cache": "weak_cache"}
 SHARED = {"functools.lru_cache": "weak_shared_lru_cache", "functools.cache": "weak_shared_cache"}
 _CACHE_METHODS = frozenset({"cache_info", "cache_clear", "cache_parameters"})
-_METADATA = frozenset({"__wrapped__", "__name__", "__qualname__", "__doc__", "__module__", "__annotations__"})
+#: Read as on ``lru_cache``'s wrapper; ``__self__`` and ``__func__`` are a bound method's, which both give.
+_METADATA = frozenset({"__wrapped__", "__name__", "__qualname__", "__doc__", "__module__", "__annotations__", "__self__", "__func__"})
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ def _refusal(
         if equality is not None:
             return (
                 f"`{equality}` defines `__eq__` or `__hash__`: lru_cache shares entries between equal instances, "
-                "a per-instance cache would not"
+                "so the fix would hold them as lru_cache does and free nothing"
             )
     tupled = next((parameter for parameter, value in arguments if _holds_object(value)), None)
     if weak_arguments and tupled is not None:

@@ -105,7 +105,7 @@ def advice(finding: Finding) -> str:
         how = "key it by the object in a WeakIdMap"
     elif code == "WG006":
         why = "the cache is a process-wide dict with strong keys that keeps them alive"
-        how = "use weak_lru_cache / weak_cache, which cache per instance and drop an entry when its argument is collected"
+        how = "use weak_lru_cache / weak_cache, lru_cache with freeing: an entry goes when its argument (or self) is collected"
     elif code == "WG007":
         why = "a workspace that lives for the whole process, not a leak of someone else's objects"
         how = "free it when done if it is large"

@@ -1,0 +1,34 @@
+"""The runtime that fixed code imports: a dict, a set, a list and a cache that never keep torch modules,
+parameters or tensors alive, and otherwise behave as the containers they replace.
+
+Stdlib only (Python 3.9+). Each part is a module of its own, importing nothing but the standard library and
+``core`` (the decision of what is held weakly), so that ``python -m fixes.apply`` vendors only the parts a
+project's fixed files use, assembled into one file (``fixes/vendor.py``):
+
+- ``maps``: ``WeakIdMap`` (a dict, a defaultdict) and ``StrictWeakIdMap`` (a ``WeakKeyDictionary``);
+- ``sets``: ``WeakIdSet`` and ``StrictWeakIdSet`` (a ``WeakSet``);
+- ``lists``: ``WeakIdList``;
+- ``caches``: ``weak_lru_cache`` and ``weak_cache`` (``functools.lru_cache`` and ``functools.cache``).
+
+Every public name is importable from here, as it was when the runtime was one file (``CacheInfo`` too).
+"""
+from __future__ import annotations
+
+from .caches import CacheInfo, weak_cache, weak_lru_cache, weak_shared_cache, weak_shared_lru_cache
+from .lists import WeakIdList
+from .maps import StrictWeakIdMap, WeakIdMap
+from .sets import StrictWeakIdSet, WeakIdSet
+
+#: The parts, in the order a vendored copy assembles them (``core`` first: the others use it).
+PARTS = ("core", "maps", "sets", "lists", "caches")
+__all__ = [
+    "StrictWeakIdMap",
+    "StrictWeakIdSet",
+    "WeakIdList",
+    "WeakIdMap",
+    "WeakIdSet",
+    "weak_cache",
+    "weak_lru_cache",
+    "weak_shared_cache",
+    "weak_shared_lru_cache",
+]

@@ -1,0 +1,304 @@
+"""WeakIdMap: the dict (or defaultdict) it replaces, except that an entry goes when its key is collected.
+
+Keys are held as ``core`` decides. Otherwise a dict: insertion order across both kinds of key, ``repr``,
+and every operator (``|``, ``==``, ``!=``) computed on a plain dict of the live entries, so that Python
+picks the same method of the same operand as before (``m | defaultdict(int)`` is the right operand's
+``defaultdict``), with the same result or error; a result is a plain, strong container, so nothing in it
+vanishes because only it held a key. Iteration walks a snapshot: keys dying mid-loop never raise.
+``torch.compile(fullgraph=True)`` traces ``[]``, ``get``, ``in`` and ``len``. Pickling raises ``TypeError``.
+"""
+from __future__ import annotations
+
+import operator
+import weakref
+from collections import defaultdict
+from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, MutableMapping, ValuesView
+from copy import deepcopy
+from reprlib import recursive_repr
+from typing import Any, Optional, TypeVar
+
+from .core import _MISSING, _class_kind, _classify, _revived, _weakly
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+__all__ = ["StrictWeakIdMap", "WeakIdMap"]
+_first = operator.itemgetter(0)
+
+
+class _Entry(weakref.ref):
+    """A weakly held key's entry, stored under ``id(key)``: a weak reference that carries the key's id and
+    the value. A lookup tests that it is live by its ``__callback__`` (dynamo can read it, not call the
+    entry): CPython clears it when the key dies by reference counting, and a key the cyclic collector frees
+    has its entry removed by the callback before its id can be reused. The one stale entry left: one whose
+    map was garbage with its key and was brought back by a ``__del__`` (the collector skips its callback).
+    """
+
+    __slots__ = ("key_id", "value")
+
+
+class WeakIdMap(MutableMapping[_K, _V]):
+    """A dict whose identity-keyed keys are held weakly; values are held strongly (a value that refers to
+    its key keeps it alive, as in every weak-key map). One dict in insertion order: ``id(key) -> _Entry``
+    for keys held weakly, ``(key,) -> value`` for the others (a 1-tuple hashes and compares as its key, so
+    ``1 == True`` applies unchanged). ``default_factory`` works as in ``collections.defaultdict``."""
+
+    __slots__ = ("_data", "_remove", "default_factory", "__weakref__")
+
+    def __init__(self, other: Any = (), /, *, default_factory: Optional[Callable[[], _V]] = None, **kwargs: _V) -> None:
+        self._data: dict[Any, Any] = {}
+        self.default_factory = default_factory
+
+        def remove(entry: _Entry, selfref: weakref.ref = weakref.ref(self)) -> None:
+            store = selfref()  # the key still occupies its address: no live object can have its id yet
+            if store is not None and store._data.get(entry.key_id) is entry:
+                store._data.pop(entry.key_id, None)
+
+        self._remove = remove
+        self.update(other, **kwargs)
+
+    # --- the slots: hot paths, ``_weakly`` inlined ---
+
+    def __getitem__(self, key: _K) -> _V:
+        try:
+            entry = self._data[id(key)]
+            if entry.__callback__ is not None:
+                return entry.value  # type: ignore[no-any-return]
+        except KeyError:
+            pass
+        value = self.get(key, _MISSING)
+        if value is _MISSING:
+            if self.default_factory is None:
+                raise KeyError(key)
+            value = self[key] = self.default_factory()
+        return value  # type: ignore[no-any-return]
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        entry = self._data.get(id(key))
+        if entry is not None and entry.__callback__ is not None:
+            return entry.value
+        return default if _weakly(key) else self._data.get(self._strong_slot(key), default)
+
+    def __contains__(self, key: object) -> bool:
+        entry = self._data.get(id(key))
+        if entry is not None and entry.__callback__ is not None:
+            return True
+        return not _weakly(key) and self._strong_slot(key) in self._data
+
+    def __setitem__(self, key: _K, value: _V) -> None:
+        data, key_id = self._data, id(key)
+        entry = data.get(key_id)
+        if entry is not None and entry.__callback__ is not None:
+            entry.value = value  # overwriting keeps the one weak reference and the place
+            return
+        weakly = _class_kind(id(type(key)))
+        if not (weakly or (weakly is None and _classify(key))):
+            data[self._strong_slot(key)] = value
+            return
+        if entry is not None:
+            del data[key_id]  # a dead entry under a recycled id: the new key goes to the end
+        entry = _Entry(key, self._remove)
+        entry.key_id, entry.value = key_id, value
+        data[key_id] = entry
+
+    def _strong_slot(self, key: Any) -> tuple:
+        return (key,)
+
+    def _pop(self, key: Any, default: Any) -> Any:
+        entry = self._data.get(id(key))
+        if entry is not None and entry.__callback__ is not None:
+            del self._data[id(key)]
+            return entry.value
+        return default if _weakly(key) else self._data.pop(self._strong_slot(key), default)
+
+    def _live(self, reverse: bool = False) -> Iterator[tuple[Any, Any]]:
+        """``(key, value)`` in insertion order over a snapshot of the keys, each value read as the walk gets
+        there; an insert mid-walk does not raise the dict's ``RuntimeError`` (threads interleave with Python)."""
+        snapshot = self._data.copy()  # one C-level copy: no removal callback can run half-way through it
+        data = self._data
+        for slot, entry in reversed(snapshot.items()) if reverse else snapshot.items():
+            if type(slot) is tuple:
+                value = data.get(slot, _MISSING)
+                if value is not _MISSING:  # deleted mid-walk: gone, as from the dict
+                    yield slot[0], value
+                continue
+            key = entry()
+            if key is not None:
+                yield _revived(key), entry.value
+
+    def _as_dict(self) -> dict:
+        """The container the program had (a dict, or a ``defaultdict``) with the live entries."""
+        result: dict = {} if self.default_factory is None else defaultdict(self.default_factory)
+        result.update(self._live())
+        return result
+
+    # --- the rest of a dict's API ---
+
+    def __delitem__(self, key: _K) -> None:
+        if self._pop(key, _MISSING) is _MISSING:
+            raise KeyError(key)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __iter__(self) -> Iterator[_K]:
+        return map(_first, self._live())
+
+    def __reversed__(self) -> Iterator[_K]:
+        return reversed(self.keys())
+
+    def keys(self) -> _KeysView[_K]:
+        return _KeysView(self)
+
+    def values(self) -> _ValuesView[_V]:
+        return _ValuesView(self)
+
+    def items(self) -> _ItemsView[_K, _V]:
+        return _ItemsView(self)
+
+    def clear(self) -> None:
+        self._data.clear()
+
+    @classmethod
+    def fromkeys(cls, keys: Iterable[_K], value: Any = None) -> WeakIdMap[_K, Any]:
+        return cls((key, value) for key in keys)
+
+    def setdefault(self, key: _K, default: Any = None) -> Any:
+        value = self.get(key, _MISSING)
+        if value is _MISSING:
+            self[key] = value = default
+        return value
+
+    def pop(self, key: _K, *default: Any) -> Any:
+        value = self._pop(key, _MISSING)
+        if value is _MISSING and not default:
+            raise KeyError(key)
+        return default[0] if value is _MISSING else value
+
+    def popitem(self) -> tuple[_K, _V]:
+        """Remove and return the last live ``(key, value)``, LIFO as ``dict.popitem``."""
+        while self._data:
+            slot, entry = self._data.popitem()
+            if type(slot) is tuple:
+                return slot[0], entry  # type: ignore[return-value]
+            key = entry()
+            if key is not None:
+                return _revived(key), entry.value
+        raise KeyError("popitem(): dictionary is empty")
+
+    def update(self, other: Any = (), /, **kwargs: _V) -> None:
+        """What ``dict.update`` does, step by step, with its errors (the pairs before a bad one are kept)."""
+        pairs = other
+        if isinstance(other, dict) and type(other).__iter__ is dict.__iter__:
+            pairs = dict.items(other)  # a dict's own entries, without its overridden ``__getitem__``
+        elif hasattr(other, "keys"):
+            pairs = ((key, other[key]) for key in other.keys())
+        for index, item in enumerate(pairs):
+            try:
+                pair = item if type(item) in (tuple, list) else list(item)
+            except TypeError:
+                raise TypeError(f"cannot convert dictionary update sequence element #{index} to a sequence") from None
+            if len(pair) != 2:
+                raise ValueError(f"dictionary update sequence element #{index} has length {len(pair)}; 2 is required")
+            self[pair[0]] = pair[1]
+        for key, value in kwargs.items():
+            self[key] = value  # type: ignore[index]
+
+    def __ior__(self, other: Any) -> WeakIdMap[_K, _V]:
+        self.update(other)
+        return self
+
+    def __or__(self, other: Any) -> Any:
+        return self._as_dict() | other
+
+    def __ror__(self, other: Any) -> Any:
+        return other | self._as_dict()
+
+    def __eq__(self, other: object) -> Any:
+        return self._as_dict() == other
+
+    def __ne__(self, other: object) -> Any:
+        return self._as_dict() != other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def copy(self) -> WeakIdMap[_K, _V]:
+        return type(self)(self._live(), default_factory=self.default_factory)
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict) -> WeakIdMap[_K, _V]:
+        result: WeakIdMap[_K, _V] = type(self)(default_factory=deepcopy(self.default_factory, memo))
+        memo[id(self)] = result  # a value that refers to this map gets the copy, as with a dict
+        for key, value in self._live():
+            result[self._copied_key(key, memo)] = deepcopy(value, memo)
+        return result
+
+    _copied_key = staticmethod(deepcopy)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        raise TypeError(f"cannot pickle {type(self).__name__}: its keys are weak references to live objects")
+
+    def __repr__(self) -> str:
+        entries = self._repr_entries()
+        return entries if self.default_factory is None else f"defaultdict({self.default_factory!r}, {entries})"
+
+    @recursive_repr("{...}")
+    def _repr_entries(self) -> str:
+        return "{" + ", ".join(f"{key!r}: {value!r}" for key, value in self._live()) + "}"
+
+
+class _View:
+    """What the dict views add to the ``collections.abc`` ones: a snapshot walk, ``reversed``, ``repr``."""
+
+    _mapping: WeakIdMap
+    _name: str
+    _part: Callable[[tuple[Any, Any]], Any]  # what the view shows of each ``(key, value)``
+
+    def __iter__(self) -> Iterator[Any]:
+        return map(self._part, self._mapping._live())
+
+    def __reversed__(self) -> Iterator[Any]:
+        return map(self._part, self._mapping._live(reverse=True))
+
+    def __repr__(self) -> str:
+        return f"dict_{self._name}({list(self)!r})"
+
+
+class _KeysView(_View, KeysView):
+    _name, _part = "keys", operator.itemgetter(0)
+
+
+class _ValuesView(_View, ValuesView):
+    _name, _part = "values", operator.itemgetter(1)
+
+
+class _ItemsView(_View, ItemsView):
+    _name, _part = "items", operator.itemgetter(0, 1)
+
+    def __contains__(self, item: object) -> bool:
+        """``(key, value) in items()`` never calls ``default_factory`` for a missing key."""
+        key, value = item  # type: ignore[misc]
+        mine = self._mapping.get(key, _MISSING)
+        return mine is not _MISSING and (mine is value or mine == value)
+
+
+class StrictWeakIdMap(WeakIdMap[_K, _V]):
+    """The fix of a ``weakref.WeakKeyDictionary``: its keys compared by identity, never with ``==`` (which
+    raises for tensors), and otherwise its promises: a key that cannot be weakly referenced raises
+    ``TypeError`` (``in`` is False), and ``deepcopy`` shares the keys and copies the values."""
+
+    __slots__ = ()
+
+    def _strong_slot(self, key: Any) -> tuple:
+        weakref.ref(key)  # ``TypeError``, as from ``WeakKeyDictionary``
+        return (key,)
+
+    def __contains__(self, key: object) -> bool:
+        try:
+            return super().__contains__(key)
+        except TypeError:  # what ``WeakKeyDictionary`` cannot hold, its ``in`` says it does not
+            return False
+
+    @staticmethod
+    def _copied_key(key: Any, memo: dict) -> Any:
+        return key  # shared, as by ``WeakKeyDictionary``
