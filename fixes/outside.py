@@ -21,14 +21,14 @@ from typing import Iterator, Optional
 
 from flake8_weakglobals.analysis.passed_to_calls import READING_CALLS
 from flake8_weakglobals.index.project import INSTALLED_ROOTS, ModuleContext, context_for
-from flake8_weakglobals.rules.container_fix import MAP_API, SET_API
+from flake8_weakglobals.rules.container_fix import LIST_API, MAP_API, SET_API
 from flake8_weakglobals.rules.findings import Finding
 from flake8_weakglobals.source.python_files import SKIPPED_DIRECTORIES
 from flake8_weakglobals.syntax.qualified_names import Names
 
 #: Methods of ``WeakIdMap`` / ``WeakIdSet`` that behave as the dict's and set's do, and of the weak caches
 #: as ``lru_cache``'s do.
-_RUNTIME_METHODS = MAP_API | SET_API | {"cache_info", "cache_clear", "cache_parameters"}
+_RUNTIME_METHODS = MAP_API | SET_API | LIST_API | {"cache_info", "cache_clear", "cache_parameters"}
 _KEY_FREE_CALLS = frozenset({"builtins.len", "builtins.bool", "builtins.print", "builtins.repr", "builtins.str"})
 _WORD = re.compile(r"[^\W\d]\w*")
 _MAX_FILES = 20_000  # a bigger project is not scanned: every fix there is refused rather than guessed

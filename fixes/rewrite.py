@@ -24,7 +24,7 @@ from flake8_weakglobals.syntax.qualified_names import is_our_runtime
 from flake8_weakglobals.syntax.scopes import first_line
 
 _NODE_TYPES: dict[EditKind, tuple[type, ...]] = {
-    EditKind.WRAP: (cst.Dict, cst.DictComp, cst.Set, cst.SetComp),
+    EditKind.WRAP: (cst.Dict, cst.DictComp, cst.Set, cst.SetComp, cst.List, cst.ListComp),
     EditKind.RENAME_CALLEE: (cst.Call,),
     EditKind.DEFAULT_FACTORY: (cst.Call,),
     EditKind.UNWRAP_ID: (cst.Call,),
@@ -35,8 +35,8 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+$")  # the tokenizer's lines (
 _ENDINGS = ("\n", "\r")
 #: The container type named by a ``# type:`` comment: ``# type: set``, ``# type: Dict[nn.Module, str]``.
 _TYPE_COMMENT = re.compile(
-    r"^(#\s*type:\s*)(?:[\w.]*\.)?(?:dict|set|Dict|Set|DefaultDict|defaultdict|OrderedDict|MutableMapping|MutableSet|"
-    r"WeakKeyDictionary|WeakSet)\b"
+    r"^(#\s*type:\s*)(?:[\w.]*\.)?(?:dict|set|list|Dict|Set|List|DefaultDict|defaultdict|OrderedDict|MutableMapping|MutableSet|"
+    r"MutableSequence|deque|Deque|WeakKeyDictionary|WeakSet)\b"
 )
 
 
@@ -213,7 +213,7 @@ class _ApplyEdits(cst.CSTTransformer):
 
 def _apply(edit: Edit, node: cst.BaseExpression) -> cst.BaseExpression:
     if edit.kind is EditKind.WRAP:
-        empty = isinstance(node, cst.Dict) and not node.elements
+        empty = isinstance(node, (cst.Dict, cst.List)) and not node.elements
         inner = node.with_changes(lpar=[], rpar=[])
         return cst.Call(_dotted(edit.name), [] if empty else [cst.Arg(inner)], lpar=node.lpar, rpar=node.rpar)
     if edit.kind is EditKind.RENAME_GENERIC:

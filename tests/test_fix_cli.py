@@ -57,10 +57,10 @@ def test_check_exits_1_when_changes_are_needed_and_0_once_fixed(tmp_path: Path) 
 
 
 def test_findings_left_to_fix_by_hand_exit_1_with_the_reason(tmp_path: Path) -> None:
-    write(tmp_path / "models.py", "from torch import nn\n\nmodels = []\n\n\ndef add(m: nn.Module):\n    models.append(m)\n")
+    write(tmp_path / "models.py", "import pickle\nfrom torch import nn\n\nmodels = []\n\n\ndef add(m: nn.Module):\n    models.append(m)\n    pickle.dumps(models)\n")
     done = fix("models.py", cwd=tmp_path)
     assert done.returncode == 1
-    assert "models.py:3:1: WG002 models left as is: a list keeps order and duplicates" in done.stdout
+    assert "models.py:4:1: WG002 models left as is: it is serialized with `pickle.dumps()`" in done.stdout
 
 
 def test_exit_non_zero_on_fix(tmp_path: Path) -> None:

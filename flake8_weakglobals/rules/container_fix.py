@@ -34,6 +34,9 @@ SET_API = frozenset(
 ) | {
     "__contains__", "__len__", "__iter__",
 }
+LIST_API = frozenset(
+    "append extend insert remove pop index count clear reverse sort copy".split()
+) | {"__contains__", "__len__", "__iter__", "__getitem__", "__setitem__", "__delitem__", "__reversed__"}
 #: Steps from a key to a new object that has no reference back to it: numbers, shapes, lists, a detached
 #: tensor, its gradient or its ``.data`` (new tensor objects without autograd history), a hook's handle, a
 #: module's ``state_dict()`` (its tensors, never the module).
@@ -93,8 +96,8 @@ class FixSafety:
         whole = self._namespace_read_whole(uses.slot.where, uses.slot.owner)
         if whole is not None:
             return f"{whole}, which sees the container as it is, no longer a dict or a set"
-        keyed = next(iter(types)).keyed
-        api = MAP_API if keyed else SET_API
+        kind = next(iter(types))
+        api = MAP_API if kind.keyed else LIST_API if kind is ContainerType.SEQUENCE else SET_API
         unsupported = next(((line, method) for line, method in uses.methods if method not in api), None)
         if unsupported is not None:
             return f"it uses `.{unsupported[1]}`, which {next(iter(types)).runtime_name} does not provide (line {unsupported[0]})"
@@ -386,8 +389,8 @@ def constructor_edit(constructor: Constructor) -> Union[Edit, str]:
     """The edit that turns ``constructor`` into the runtime, or why there is none."""
     node, target = constructor.node, constructor.type.runtime_name
     if target is None:
-        return f"a {constructor.word} keeps order and duplicates, which WeakIdSet does not"
-    if isinstance(node, (ast.Dict, ast.DictComp, ast.Set, ast.SetComp)):
+        return f"`{constructor.word}` has no counterpart in the runtime"
+    if isinstance(node, (ast.Dict, ast.DictComp, ast.Set, ast.SetComp, ast.List, ast.ListComp)):
         return Edit(EditKind.WRAP, Span.of(node), target)
     assert isinstance(node, ast.Call)
     if node.keywords or any(isinstance(argument, ast.Starred) for argument in node.args):
@@ -407,6 +410,10 @@ _GENERICS = {
         "collections.OrderedDict", "typing.MutableMapping", "collections.abc.MutableMapping",
     },
     "WeakIdSet": {"typing.Set", "builtins.set", "typing.MutableSet", "collections.abc.MutableSet"},
+    "WeakIdList": {
+        "typing.List", "builtins.list", "typing.MutableSequence", "collections.abc.MutableSequence", "typing.Deque",
+        "collections.deque",
+    },
     "StrictWeakIdMap": {"weakref.WeakKeyDictionary", "typing.MutableMapping", "collections.abc.MutableMapping"},
     "StrictWeakIdSet": {"weakref.WeakSet", "typing.MutableSet", "collections.abc.MutableSet"},
 }

@@ -33,7 +33,7 @@ class ContainerType(enum.Enum):
             return "StrictWeakIdSet"
         if self.keyed:
             return "WeakIdMap"
-        return "WeakIdSet" if self is ContainerType.SET else None
+        return "WeakIdSet" if self is ContainerType.SET else "WeakIdList" if self is ContainerType.SEQUENCE else None
 
 
 _CALLS = {
