@@ -28,8 +28,9 @@ from typing import Iterator, Optional
 
 from ..analysis.evidence import Evidence, Obj, Tup, Value, text
 from ..analysis.survey import CachedFunction, ClassInfo, Survey
+from ..index.summaries import defines_value_equality
 from ..syntax.container_expressions import root_name
-from ..syntax.qualified_names import is_our_runtime
+from ..syntax.qualified_names import base_class, is_our_runtime
 from ..syntax.scopes import FUNCTIONS, function_parameters
 from .findings import Edit, EditKind, Span
 
@@ -91,7 +92,7 @@ def _refusal(
     if origin is not None and not is_our_runtime(origin):
         return f"this module already imports its own `{runtime}` (from `{origin}`)"
     if owner is not None and function not in survey.unbound_methods:
-        equality = next((info.name for info in survey.lineage(owner) if {"__eq__", "__hash__"} & set(info.methods)), None)
+        equality = _value_equality(owner, survey)
         if equality is not None:
             return (
                 f"`{equality}` defines `__eq__` or `__hash__`: lru_cache shares entries between equal instances, "
@@ -102,6 +103,23 @@ def _refusal(
         written = f"{tupled.arg}: {text(tupled.annotation)}"  # type: ignore[arg-type]
         return f"its argument `{written}` is a tuple, which cannot be weakly referenced"
     return _escape(cached, evidence)
+
+
+def _value_equality(owner: ClassInfo, survey: Survey) -> Optional[str]:
+    """The class that makes instances of ``owner`` (or of a subclass of it here) compare by value, which
+    lets ``lru_cache`` share entries between equal instances: ``__eq__``/``__hash__`` or a value-comparing
+    ``@dataclass``, in the class, a local base, a base in another project module or a mixin (through the
+    project index), or a local subclass."""
+    local = [*survey.lineage(owner), *(info for info in survey.classes.values() if owner in survey.lineage(info))]
+    for info in local:
+        if defines_value_equality(info.node, survey.names.qualify):
+            return info.name
+    for info in survey.lineage(owner):
+        for base in info.node.bases:
+            qualified = survey.names.qualify(base_class(base))
+            if qualified is not None and survey.imported.compares_by_value(qualified):
+                return qualified
+    return None
 
 
 def _holds_object(value: object) -> bool:
