@@ -18,7 +18,8 @@ from .findings import Evidence as Proof, Finding
 DOCS: dict[str, str] = {
     "WG006": """\
 *`functools.lru_cache` / `functools.cache` (also `lru_cache(None)`, `lru_cache()`, stacked under other
-decorators) on a function that takes modules or tensors, or on a method of an `nn.Module` subclass.*
+decorators) on a function that takes modules or tensors (or objects holding them), or on a method of an
+`nn.Module` subclass, an optimizer, a scheduler, or a class whose instances hold modules or tensors.*
 
 - **Why it matters**: the cache is a process-wide dict with strong keys: every `self` (every module) or
   tensor argument stays alive. On `forward` of a rotary-embedding module it is the most common pinning idiom;
@@ -27,20 +28,21 @@ decorators) on a function that takes modules or tensors, or on a method of an `n
 - **Fix**: `@functools.lru_cache(maxsize=N)` becomes `@weak_lru_cache(maxsize=N)` and `@functools.cache`
   `@weak_cache`, from [the runtime](#the-runtime) (every spelling: bare, called, `lru_cache(None)`,
   imported by name; stacked decorators stay), on methods of `nn.Module` subclasses and on functions, static
-  and class methods. A method of another class cached on framework arguments (DeepSpeed's
-  `PartitionedParameterCoordinator.__params_to_release(self, submodule_to_release: Module, step_id)`) gets
-  `@weak_shared_lru_cache` / `@weak_shared_cache`: a per-instance cache would keep the submodules as long
-  as the coordinator. Left as is, with the reason: a method whose class defines `__eq__` or `__hash__`
-  (lru_cache shares entries between equal instances); an argument that is a tuple of framework objects
-  (no weak reference); a result compared with `is`; the cached function or its
-  `cache_info` passed, stored or returned; an attribute the replacement lacks (`__self__`, `__func__`); a
-  coroutine function; a function cached through the project's own wrapper of `lru_cache` (the fix belongs
-  in the wrapper).
-- **Fix safety**: results, hits, `cache_info()`, `cache_clear()`, `cache_parameters()`, `__wrapped__` and
-  `typed` are kept. What changes: on a method each instance has its own cache, so `maxsize` counts per
-  instance and the entries go with the instance (`Class.method.cache_clear()` still clears them all); on a
-  function (and with the shared forms, on a method) an entry goes when its module, parameter or tensor
-  argument (or `self`) is collected, and a new object never hits an old entry.
+  and class methods, under `@property` too. (DeepSpeed's coordinator, whose method is cached on framework
+  arguments, gets `@weak_shared_lru_cache` / `@weak_shared_cache`, today the same cache under its older
+  name.) Left as is, with the reason: a method whose class compares by value (`__eq__`/`__hash__`, a
+  value-comparing `@dataclass`, in the class, a base or mixin of any project module, or a subclass:
+  lru_cache shares entries between equal instances, which the runtime keeps by holding them as lru_cache
+  does, freeing nothing); an argument that is a tuple of framework objects (no weak reference); a result
+  compared with `is`; the cached function or its `cache_info` passed, stored or returned; a coroutine
+  function; a function cached through the project's own wrapper of `lru_cache` (the fix belongs in the
+  wrapper).
+- **Fix safety**: it is `lru_cache` with freeing: one cache per function, shared by every call and every
+  instance, the same keys, hits, LRU order, `maxsize`, `cache_info()` (counts of collected instances
+  included), `cache_clear()` (of every instance), `cache_parameters()`, `__wrapped__` (also
+  `self.method.__wrapped__(self, n)`), `typed`, bound and unbound calls sharing entries, copies and pickles
+  of a module unaffected (nothing in its `__dict__`). What changes: an entry goes when an argument held by
+  identity (`self`, a module, a tensor) is collected, and a new object never hits an old entry.
 - **Known false positives**: `lru_cache(maxsize=1)` on objects that live as long as the process anyway.
 
 **Beside flake8-bugbear's B019** (`cached-instance-method`): B019 flags `functools.cache` / `lru_cache` on

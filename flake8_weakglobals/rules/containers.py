@@ -49,9 +49,10 @@ keyed by modules, parameters or tensors.*
 
 - **Why it matters**: as WG001, for every element.
 - **Example**: `seen = set()` with `seen.add(param)`; `_models = []` with `_models.append(model)`.
-- **Fix**: sets become `WeakIdSet()`; lists and deques are reported, not rewritten: they keep order and
-  duplicates, which a weak set does not. Hold `weakref.ref`s, or a `WeakIdSet` if order does not matter.
-- **Fix safety**: as WG001.
+- **Fix**: sets become `WeakIdSet()`; lists and deques `WeakIdList()`, which keeps order and duplicates
+  (a registry of layers that `append(self)`, a stack of modules pushed and popped). A list that is the only
+  owner of what it holds (temporaries appended each `forward` for a loss) is left, with the reason.
+- **Fix safety**: as WG001; a deque used with what `WeakIdList` lacks (`appendleft`, `maxlen`) is left too.
 - **Known false positives**: work lists emptied after each use (torch's `_sparse_tensors_to_validate`: the
   tensors are pinned only until validation, or until the next load if a load raises first).
 """,
@@ -85,14 +86,18 @@ in practice, the process).
   `add` of the same tensor raises.
 """,
     "WG005": """\
-*Long-lived dict keyed by `id(x)` of framework objects, with no removal in the module.*
+*Long-lived dict keyed by `id(x)` or an address of framework objects (`t.data_ptr()`, also inside a tuple
+key, through `int()`, a local or a helper that builds the key), with no removal in the module.*
 
 - **Why it matters**: it pins the values; and CPython reuses addresses at once, so a new object of the same
   size gets a dead key's id and a stale hit (in 1,000 of 1,000 trials). DeepSpeed's
   `quantized_weight_registry` (`deepspeed/inference/quantization/layers.py`) is this shape.
-- **Example**: `registry[id(weight)] = quantize(weight)` and `if id(weight) in registry: ...`.
+- **Example**: `registry[id(weight)] = quantize(weight)` and `if id(weight) in registry: ...`;
+  `_CACHE[(t.data_ptr(), tuple(t.shape), t.dtype)] = descriptor(t)`. A clear that runs only once the map has
+  grown (`if len(m) > 64: m.clear()`) bounds it but never empties it, and does not count as a removal.
 - **Fix**: only when every use in the module is keyed by `id(expr)` (or needs no key: `len`, `clear`,
-  `values`): the keys become `expr` and the map a `WeakIdMap`. Otherwise it is reported as not fixable.
+  `values`): the keys become `expr` and the map a `WeakIdMap`. Otherwise (a compound or `data_ptr()` key,
+  or `expr`'s class compares by value, here or in another module) it is reported as not fixable.
 - **Fix safety**: entries vanish with their objects and a reused id can no longer hit.
 - **Emptied elsewhere**: a module in the same directory that empties the map (`layers.registry.clear()`,
   `registry.pop(k)`, `del registry[k]`) counts: DeepSpeed empties `quantized_weight_registry` from
@@ -101,16 +106,18 @@ in practice, the process).
   elsewhere**).
 """,
     "WG007": """\
-*Module- or class-level container of modules or tensors that it allocates itself* (off by default).
+*Module- or class-level container of modules or tensors that it allocates itself while the program runs*
+(opt-in: only `--select WG007` or `--extend-select WG007` reports it).
 
 - **Why it matters**: usually it does not: the container is the objects' only owner, so nothing outlives
   its use because of it. It lives for the whole process, which matters when it is large.
 - **Example**: `class DeepSpeedSelfAttention: _qkv_buffers = []` with `_qkv_buffers.append(torch.empty(...))`.
 - **Fix**: none automatic: a weak container would drop the objects at once. Free the workspace when done.
-- **Fix safety**: not applicable; and a WG001–WG005 container that also holds such objects is never
-  rewritten, for the same reason.
+- **Fix safety**: not applicable; and a WG001–WG005 or WG008 container that also holds such objects is
+  never rewritten, for the same reason.
 - **Known false positives**: an object built by a local class whose constructor registers it elsewhere
-  (the container is then not its only owner); select WG007 to see such containers at all.
+  (the container is then not its only owner). What a module builds at import (a test's parametrize table)
+  is its own data and never WG007.
 """,
     "WG008": """\
 *Module-level or class-level dict whose values are modules, parameters or tensors owned elsewhere, keyed by
