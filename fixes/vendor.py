@@ -4,7 +4,9 @@
 of each rewritten file as ``_weakglobals_runtime.py``, with a header naming the tool, its version and
 licence, and the file imports it from there. The import must resolve the way the code is imported, so the
 package is the one seen from the file's import root, the directory Python has on ``sys.path`` when the code
-runs. Going up from the file's directory:
+runs. Going up from the file's directory, as the user sees it (a link to a package is not followed: Python
+imports the package by the link's name, from the directory holding the link, and the copy is written
+through the link):
 
 - a directory with ``__init__.py`` is a regular package, and the directory above the outermost one is the
   root (``python -m pkg.tool`` and ``import pkg.mod`` both run from there);
@@ -102,8 +104,8 @@ def existing_location(path: Path, module: str) -> RuntimeLocation:
 
 def import_root(path: Path) -> tuple[Path, tuple[str, ...]]:
     """The directory ``path`` is imported from, and the packages between it and the file (outermost first)."""
-    directory = path.resolve().parent
-    here = Path.cwd().resolve()
+    directory = seen(path).parent
+    here = Path.cwd()
     packages: list[str] = []
     regular = False
     while directory.parent != directory:
@@ -117,14 +119,20 @@ def import_root(path: Path) -> tuple[Path, tuple[str, ...]]:
         directory = directory.parent
     else:
         if not regular:  # nothing above the file says where it is imported from: its own directory
-            return path.resolve().parent, ()
+            return seen(path).parent, ()
     return directory, tuple(reversed(packages))
+
+
+def seen(path: Path) -> Path:
+    """``path`` made absolute as the user sees it: a link to a package is not followed (Python imports the
+    package by the link's name, from the directory holding the link), ``..`` is taken lexically."""
+    return Path(os.path.abspath(path))
 
 
 def _is_root(directory: Path, here: Path) -> bool:
     """A directory without ``__init__.py`` that is on ``sys.path`` rather than a namespace package."""
     return (
-        directory == here
+        _same(directory, here)
         or directory.name == "src"
         or any((directory / name).is_file() for name in _PROJECT_FILES)
         or _holds_a_script(str(directory))

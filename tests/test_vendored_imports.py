@@ -125,3 +125,29 @@ def test_an_import_that_would_not_resolve_is_refused_with_the_reason(files: dict
     assert done.stderr == f"{module}:8: left unchanged: the runtime import `{runtime}` would not resolve from the import root {tmp_path}: {why}\n"
     assert (tmp_path / module).read_text() == MODULE
     assert not list(tmp_path.rglob("_weakglobals_runtime.py"))
+
+
+@pytest.mark.parametrize(
+    ("link", "target", "files", "module"),
+    [
+        ("trackers", "vendor/trackers-1.2", {"vendor/trackers-1.2/__init__.py": "", "vendor/trackers-1.2/state.py": MODULE}, "trackers.state"),
+        ("nspkg", "shared/nspkg", {"shared/nspkg/sub/stats.py": MODULE}, "nspkg.sub.stats"),
+    ],
+    ids=["a regular package linked under another name", "a namespace package linked from outside the project"],
+)
+def test_a_package_reached_through_a_symlink_imports_its_copy_by_the_path_the_user_sees(
+    link: str, target: str, files: dict[str, str], module: str, tmp_path: Path
+) -> None:
+    """``proj/trackers -> ../vendor/trackers-1.2``: Python imports ``trackers`` by the link's name, from the
+    directory that holds the link, so the copy goes where the link shows it (written through the link)."""
+    build(tmp_path, {"proj/pyproject.toml": PROJECT, **files})
+    project = tmp_path / "proj"
+    (project / link).symlink_to(tmp_path / target, target_is_directory=True)
+    before = python(probe(module), project)
+    assert before.stdout == "1 1 builtins\n", before.stderr
+    done = fix([link], project)
+    assert done.returncode == 0 and done.stderr == "", done.stdout + done.stderr
+    assert done.stdout.startswith(f"{link}/_weakglobals_runtime.py: created the vendored runtime"), done.stdout
+    after = python(probe(module), project)
+    assert after.stdout == f"1 0 {link}._weakglobals_runtime\n", after.stderr
+    assert (tmp_path / target / "_weakglobals_runtime.py").read_text().startswith("# Vendored by flake8-weakglobals")
