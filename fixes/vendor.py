@@ -12,8 +12,9 @@ through the link):
   root (``python -m pkg.tool`` and ``import pkg.mod`` both run from there);
 - a directory without one is a namespace package (PEP 420), up to the first directory that is a root:
   a project's (``pyproject.toml``, ``setup.py`` or ``setup.cfg``), ``src/`` (the src layout), a directory
-  of scripts (one of its files has a ``#!`` line or an ``if __name__ == "__main__":`` block: ``python
-  dir/script.py`` puts that directory first on ``sys.path``), or the working directory;
+  of scripts (one of its files has a ``#!`` line or an ``if __name__ == "__main__":`` block, or imports a
+  file beside it by its bare name, ``import common`` next to ``common.py``: ``python dir/script.py`` puts
+  that directory first on ``sys.path``, and only there does such an import work), or the working directory;
 - a directory whose name is not an identifier cannot be a package, so it is a root.
 
 A file directly in its root (a script, a top-level module) gets the copy beside it. If nothing above the
@@ -61,6 +62,8 @@ VENDORED_MODULE = "_weakglobals_runtime"
 _MARK = "# Vendored by flake8-weakglobals"
 _PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 _SCRIPT = re.compile(rb"\A#!|^if\s+(?:__name__\s*==\s*(['\"])__main__\1|(['\"])__main__\2\s*==\s*__name__)\s*:", re.MULTILINE)
+#: A top-level name an import statement starts with (``import common``, ``from common import x``), at any depth.
+_IMPORTED = re.compile(rb"^[ \t]*(?:import|from)[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
 _LOADERS = (  # the order CPython's path finder tries them in
     (ExtensionFileLoader, EXTENSION_SUFFIXES),
     (SourceFileLoader, SOURCE_SUFFIXES),
@@ -141,18 +144,26 @@ def _is_root(directory: Path, here: Path) -> bool:
 
 @functools.lru_cache(maxsize=None)
 def _holds_a_script(directory: str) -> bool:
-    """Whether a Python file directly in ``directory`` is meant to be run as ``python directory/file.py``."""
+    """Whether a Python file directly in ``directory`` is meant to be run as ``python directory/file.py``:
+    it says so (a ``#!`` line, a ``__main__`` block), or it imports a module beside it by its bare name,
+    which resolves only with ``directory`` itself on ``sys.path`` (in a namespace package it would be
+    ``from . import common`` or ``import pkg.common``)."""
     try:
         names = [entry.path for entry in os.scandir(directory) if entry.name.endswith(".py") and entry.is_file()]
     except OSError:
         return False
+    siblings = {os.path.basename(name)[:-3].encode() for name in names}
     for name in names:
         try:
             with open(name, "rb") as file:
-                if _SCRIPT.search(file.read()):
-                    return True
+                text = file.read()
         except OSError:
             continue
+        if _SCRIPT.search(text):
+            return True
+        own = os.path.basename(name)[:-3].encode()
+        if any(imported in siblings and imported != own for imported in _IMPORTED.findall(text)):
+            return True
     return False
 
 

@@ -61,6 +61,9 @@ LAYOUTS = {
         {"pyproject.toml": PROJECT, "scripts/common.py": MODULE,
          "scripts/train.py": 'import common as m\n\nif __name__ == "__main__":\n' + "".join(f"    {line}\n" for line in PROBE.splitlines())},
         ["scripts/train.py"], "_weakglobals_runtime", fix=["scripts"], root="scripts"),
+    "a directory of scripts without #! or __main__": Layout(
+        {"pyproject.toml": PROJECT, "scripts/common.py": MODULE, "scripts/train.py": f"import common as m\n{PROBE}"},
+        ["scripts/train.py"], "_weakglobals_runtime", root="scripts"),
     "a directory that is not an identifier": Layout(
         {"pyproject.toml": PROJECT, "my-tools/helpers/h.py": MODULE, "my-tools/run.py": f"import helpers.h as m\n{PROBE}"},
         ["my-tools/run.py"], "helpers._weakglobals_runtime", root="my-tools"),
