@@ -22,7 +22,12 @@ file is a root, the file's own directory is. Before a file is rewritten, ``runti
 the import system's own finders (``FileFinder``, searched as ``PathFinder`` searches, with the root first on
 the path and the standard library after it; no code of the project is run) that the import resolves from
 the root to the copy; if it cannot (``pkg.py`` shadows the namespace package ``pkg/``, a namespace package
-named like a standard-library module), the file is refused with the reason. An identical copy is left
+named like a standard-library module), the file is refused with the reason.
+
+A file run both ways, as a package's module and with its own directory on ``sys.path`` (a script inside a
+package; a test file of a directory without ``__init__.py``, which pytest imports by its bare name in its
+prepend and append modes and as ``tests.test_x`` in its importlib mode), gets the copy beside it and a
+``try`` of the relative import with the bare one as its ``except ImportError``. An identical copy is left
 alone, an older copy of ours is updated, and a file of that name that is not ours is never overwritten.
 ``--runtime import`` imports ``flake8_weakglobals.runtime`` instead.
 
@@ -75,6 +80,15 @@ _LOADERS = (  # the order CPython's path finder tries them in
 class RuntimeLocation:
     module: str  # what the rewritten file imports from
     copy: Optional[Path]  # where the vendored copy must exist; None in import mode
+    #: The file is imported both as a package's module and with its own directory on ``sys.path`` (a script
+    #: in a package, a test file pytest collects): it tries ``from ._weakglobals_runtime import ...`` and,
+    #: on ``ImportError``, ``from _weakglobals_runtime import ...``, with the copy beside it (``module`` is
+    #: then the bare name).
+    both_ways: bool = False
+
+
+#: The files pytest collects by default (``python_files``), and its ``conftest.py``.
+_PYTEST_FILE = re.compile(r"\A(?:test_.*|.*_test|conftest)\.py\Z")
 
 
 class Unresolvable(Exception):
@@ -85,12 +99,41 @@ def runtime_location(path: Path, mode: str) -> RuntimeLocation:
     if mode == "import":
         return RuntimeLocation("flake8_weakglobals.runtime", None)
     root, packages = import_root(path)
-    module = ".".join((*packages[:1], VENDORED_MODULE))
-    copy = root.joinpath(*packages[:1], f"{VENDORED_MODULE}.py")
-    problem = unresolved(module, copy, root)
-    if problem is not None:
-        raise Unresolvable(f"the runtime import `{module}` would not resolve from the import root {root}: {problem}")
-    return RuntimeLocation(module, copy)
+    if packages and _runs_from_its_own_directory(seen(path)):
+        location = _both_ways(path, root, packages)
+    else:
+        module = ".".join((*packages[:1], VENDORED_MODULE))
+        copy = root.joinpath(*packages[:1], f"{VENDORED_MODULE}.py")
+        problem = unresolved(module, copy, root)
+        if problem is not None:
+            raise Unresolvable(f"the runtime import `{module}` would not resolve from the import root {root}: {problem}")
+        location = RuntimeLocation(module, copy)
+    return location
+
+
+def _runs_from_its_own_directory(path: Path) -> bool:
+    """Whether a file inside a package is also run with its own directory first on ``sys.path``: a script
+    (``#!``, a ``__main__`` block: ``python tools/x.py`` as well as ``python -m tools.x``), or a test file
+    of a directory without ``__init__.py``, which pytest imports by its bare name in its prepend and append
+    import modes and as ``tests.test_x`` in its importlib mode. No one import works both ways."""
+    if _PYTEST_FILE.match(path.name) and not (path.parent / "__init__.py").is_file():
+        return True
+    try:
+        with open(path, "rb") as file:
+            return _SCRIPT.search(file.read()) is not None
+    except OSError:
+        return False
+
+
+def _both_ways(path: Path, root: Path, packages: tuple[str, ...]) -> RuntimeLocation:
+    """The copy beside the file, imported relatively (``pkg.tools._weakglobals_runtime``, from ``root``)
+    or, failing that, by its bare name (from the file's own directory); both must resolve."""
+    copy = seen(path).parent / f"{VENDORED_MODULE}.py"
+    for module, where in ((".".join((*packages, VENDORED_MODULE)), root), (VENDORED_MODULE, copy.parent)):
+        problem = unresolved(module, copy, where)
+        if problem is not None:
+            raise Unresolvable(f"the runtime import `{module}` would not resolve from the import root {where}: {problem}")
+    return RuntimeLocation(VENDORED_MODULE, copy, both_ways=True)
 
 
 def existing_location(path: Path, module: str) -> RuntimeLocation:
@@ -180,11 +223,12 @@ def unresolved(module: str, copy: Path, root: Path) -> Optional[str]:
         spec = _find(package, locations)
         if spec is None or spec.submodule_search_locations is None:
             found = f"the module {spec.origin}" if spec is not None else "nothing"
-            return f"`{package}` is {found}, not the package {copy.parent}"
+            return f"`{package}` is {found}, not the package {copy.parents[len(parts) - 1 - depth]}"
         locations = list(spec.submodule_search_locations)
-        if not any(_same(location, copy.parent) for location in locations):
+        expected = copy.parents[len(parts) - 1 - depth]  # the package's directory, above the copy's own
+        if not any(_same(location, expected) for location in locations):
             where = spec.origin if spec.origin not in (None, "namespace") else ", ".join(locations)
-            return f"`{package}` is {where}, not the package {copy.parent}"
+            return f"`{package}` is {where}, not the package {expected}"
     found = _find(module, locations)
     if found is not None and found.loader is not None and not _same(str(found.origin), copy):
         return f"`{module}` is {found.origin}, which would be imported instead of the copy"
