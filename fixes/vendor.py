@@ -27,7 +27,10 @@ named like a standard-library module), the file is refused with the reason.
 A file run both ways, as a package's module and with its own directory on ``sys.path`` (a script inside a
 package; a test file of a directory without ``__init__.py``, which pytest imports by its bare name in its
 prepend and append modes and as ``tests.test_x`` in its importlib mode), gets the copy beside it and a
-``try`` of the relative import with the bare one as its ``except ImportError``. An identical copy is left
+``try`` of the relative import with the bare one as its ``except ImportError``. A file imported by its bare
+name is refused when the project runs it with ``runpy.run_path`` (which puts nothing on ``sys.path``), or
+when it is a top-level module of a setuptools distribution whose ``py-modules`` leaves the copy out (the
+copy would not be installed with it). An identical copy is left
 alone, an older copy of ours is updated, and a file of that name that is not ours is never overwritten.
 ``--runtime import`` imports ``flake8_weakglobals.runtime`` instead.
 
@@ -108,7 +111,97 @@ def runtime_location(path: Path, mode: str) -> RuntimeLocation:
         if problem is not None:
             raise Unresolvable(f"the runtime import `{module}` would not resolve from the import root {root}: {problem}")
         location = RuntimeLocation(module, copy)
+    if not packages or location.both_ways:  # imported by its bare name: from its own directory only
+        assert location.copy is not None
+        problem = _run_by_path_from_elsewhere(seen(path)) or (None if packages else _not_shipped(seen(path), root))
+        if problem is not None:
+            raise Unresolvable(f"the runtime import `{VENDORED_MODULE}` would not resolve: {problem}")
     return location
+
+
+def _project_root(directory: Path) -> Optional[Path]:
+    """The nearest directory at or above ``directory`` with a project file."""
+    for candidate in (directory, *directory.parents):
+        if any((candidate / name).is_file() for name in _PROJECT_FILES):
+            return candidate
+    return None
+
+
+_SKIPPED_DIRECTORIES = {
+    ".git", ".hg", ".tox", ".nox", ".venv", "venv", "env", "build", "dist", "__pycache__", "node_modules", "site-packages",
+}
+
+
+@functools.lru_cache(maxsize=None)
+def _run_path_callers(project: str, recursive: bool) -> tuple[tuple[str, str], ...]:
+    """(path, text) of the project's Python files that call ``runpy.run_path`` (only those directly in
+    ``project`` when it is no marked project, but a directory that may hold anything)."""
+    callers = []
+    for directory, subdirectories, files in os.walk(project):
+        kept = (d for d in subdirectories if recursive and d not in _SKIPPED_DIRECTORIES and not d.startswith("."))
+        subdirectories[:] = sorted(kept)
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            try:
+                with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as file:
+                    text = file.read()
+            except OSError:
+                continue
+            if re.search(r"\brun_path\s*\(", text):
+                callers.append((os.path.join(directory, name), text))
+    return tuple(callers)
+
+
+def _run_by_path_from_elsewhere(path: Path) -> Optional[str]:
+    """Why a file the project runs with ``runpy.run_path`` could not import its copy by its bare name:
+    ``run_path`` puts nothing on ``sys.path`` (the file's directory is not there as it is for ``python
+    file.py``). A caller is a file of the project that calls ``run_path`` and names the file or its
+    directory (``EXAMPLES = ROOT / "examples"``; ``for script in EXAMPLES.glob("*.py")``)."""
+    project = _project_root(path.parent)
+    names = re.compile(rf"\b(?:{re.escape(path.name)}|{re.escape(path.parent.name)})\b")
+    for caller, text in _run_path_callers(str(project or path.parent), project is not None):
+        if caller != str(path) and names.search(text):
+            shown = os.path.relpath(caller, project or path.parent)
+            return (f"{shown} runs it with runpy.run_path, which puts nothing on sys.path (not even {path.parent.name}/); "
+                    "use --runtime import")
+    return None
+
+
+#: ``py_modules = [...]`` in a setup.py, ``py_modules = ...`` in a setup.cfg.
+_PY_MODULES = re.compile(r"\bpy_modules\s*=\s*(\[[^\]]*\]|[^\n]*(?:\n[ \t]+[^\n]*)*)")
+
+
+def _not_shipped(path: Path, root: Path) -> Optional[str]:
+    """Why a copy beside a top-level module would not ship with its distribution: setuptools' ``py-modules``
+    names the modules it installs, and the copy must be one of them, as the module is."""
+    listed: Optional[str] = None
+    where = ""
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            import tomllib
+
+            table = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}).get("setuptools", {})
+        except (ImportError, OSError, ValueError):
+            table = {}
+        if isinstance(table.get("py-modules"), list):
+            listed, where = " ".join(map(str, table["py-modules"])), "pyproject.toml ([tool.setuptools] py-modules)"
+    for name in ("setup.cfg", "setup.py"):
+        if listed is None and (root / name).is_file():
+            try:
+                match = _PY_MODULES.search((root / name).read_text(encoding="utf-8", errors="replace"))
+            except OSError:
+                match = None
+            if match is not None:
+                listed, where = match.group(1), f"{name} (py_modules)"
+    if listed is None:
+        return None
+    modules = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", listed))
+    if path.stem not in modules or VENDORED_MODULE in modules:
+        return None
+    return (f"the distribution ships only the modules {where} lists, which name `{path.stem}` and not "
+            f"`{VENDORED_MODULE}`: add it there, or use --runtime import")
 
 
 def _runs_from_its_own_directory(path: Path) -> bool:

@@ -210,6 +210,59 @@ def test_a_test_directory_without_init_imports_its_runtime_under_every_pytest_im
     assert fix(["."], tmp_path).stdout.startswith("fixed 0 containers in 0 files"), "a second run changes nothing"
 
 
+def test_a_script_the_project_runs_with_run_path_is_refused_with_the_reason(tmp_path: Path) -> None:
+    """``runpy.run_path("examples/demo.py")`` puts nothing on sys.path (``python examples/demo.py`` puts
+    examples/ there), so the copy beside the script could not be imported: the fix is refused, and says why."""
+    demo = MODULE + '\n\nif __name__ == "__main__":\n    import sys\n    m = sys.modules[__name__]\n' + "".join(f"    {line}\n" for line in PROBE.splitlines())
+    runner = (
+        "import runpy\nfrom pathlib import Path\n\nEXAMPLES = Path(__file__).parent.parent / \"examples\"\n\n\n"
+        "def test_every_example_runs() -> None:\n    for script in sorted(EXAMPLES.glob(\"*.py\")):\n"
+        "        runpy.run_path(str(script), run_name=\"__main__\")\n"
+    )
+    build(tmp_path, {"pyproject.toml": PROJECT, "examples/demo.py": demo, "tests/test_examples.py": runner})
+    run = ["-c", "import runpy; runpy.run_path('examples/demo.py', run_name='__main__')"]
+    assert python(run, tmp_path).stdout == "1 1 builtins\n"
+    done = fix(["examples"], tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == (
+        "examples/demo.py:8: left unchanged: the runtime import `_weakglobals_runtime` would not resolve: tests/test_examples.py "
+        "runs it with runpy.run_path, which puts nothing on sys.path (not even examples/); use --runtime import\n"
+    )
+    assert (tmp_path / "examples/demo.py").read_text() == demo and not list(tmp_path.rglob("_weakglobals_runtime.py"))
+    assert python(run, tmp_path).stdout == "1 1 builtins\n"
+
+
+def test_a_py_modules_distribution_ships_the_copy_or_the_fix_is_refused(tmp_path: Path) -> None:
+    """setuptools installs only the modules ``py-modules`` names: a copy beside ``single.py`` that is not one
+    of them would be left behind, and the installed ``import single`` would fail. Refused with the reason;
+    once the copy is listed, the fix goes through and the installed distribution imports it."""
+    pyproject = (
+        '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n\n'
+        + PROJECT + '\n[tool.setuptools]\npy-modules = ["single"]\n'
+    )
+    build(tmp_path, {"pyproject.toml": pyproject, "single.py": MODULE})
+    done = fix(["."], tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == (
+        "single.py:8: left unchanged: the runtime import `_weakglobals_runtime` would not resolve: the distribution ships only "
+        "the modules pyproject.toml ([tool.setuptools] py-modules) lists, which name `single` and not `_weakglobals_runtime`: "
+        "add it there, or use --runtime import\n"
+    )
+    assert (tmp_path / "single.py").read_text() == MODULE and not list(tmp_path.rglob("_weakglobals_runtime.py"))
+
+    (tmp_path / "pyproject.toml").write_text(pyproject.replace('["single"]', '["single", "_weakglobals_runtime"]'))
+    done = fix(["."], tmp_path)
+    assert done.returncode == 0 and done.stderr == "", done.stdout + done.stderr
+    target = tmp_path / "installed"
+    install = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index", "--target", str(target), "."],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert install.returncode == 0, install.stdout + install.stderr
+    shipped = python(["-c", f"import sys; sys.path.insert(0, {str(target)!r})\nimport single as m\n{PROBE}"], tmp_path / "installed")
+    assert shipped.stdout == "1 0 _weakglobals_runtime\n", shipped.stderr
+
+
 def test_a_later_fix_extends_both_lines_of_a_two_way_import(tmp_path: Path) -> None:
     """A script fixed once imports the runtime two ways; a container fixed later joins both lines (one line
     more would be imported only one way), and the script still runs by path and with ``python -m``."""
