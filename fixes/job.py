@@ -88,7 +88,7 @@ def _process(path: Path, settings: Settings) -> FileResult:
     names = {name for finding in fixable for name in finding.runtime_names}
     names |= {alias.name for alias in existing.names} if existing else set()
     try:
-        new_text = rewrite(checked.source.text, checked.tree, fixable, runtime.module)
+        new_text = rewrite(checked.source.text, checked.tree, fixable, runtime.module, runtime.both_ways)
         _verify(path, checked.tree, new_text, settings)
     except (RewriteError, VerificationError) as error:
         return FileResult(path, left=left, error=f"left unchanged: {error}", error_line=fixable[0].line)

@@ -4,14 +4,17 @@ Only the top-level statements that hold an edit, or an import the fix changes, a
 file with one pinning dict costs the parse of that one statement, and nothing outside those statements
 can change. Edits name expressions by ``ast`` span; the libcst node with exactly that span and type is
 rewritten (``ast`` columns are UTF-8 bytes, libcst's are characters), keeping comments and formatting. The
-runtime import is one new line after the leading imports; an import the fix left unused (``Dict`` once
-``Dict[nn.Module, str]`` became ``WeakIdMap[...]``) is removed, so pyflakes sees nothing new.
+runtime import is one new line after the leading imports, binding private names (``WeakIdMap as
+_WeakIdMap``: a star import of a module without ``__all__`` must not export ours); an import the fix left
+unused (``Dict`` once ``Dict[nn.Module, str]`` became ``_WeakIdMap[...]``) is removed, so pyflakes sees
+nothing new.
 """
 from __future__ import annotations
 
 import ast
 import bisect
 import collections
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Optional, Sequence, Union
@@ -21,6 +24,7 @@ from libcst.metadata import CodePosition, MetadataWrapper, PositionProvider
 
 from flake8_weakglobals.rules.findings import Edit, EditKind, Finding, Span
 from flake8_weakglobals.syntax.qualified_names import is_our_runtime
+from .vendor import VENDORED_MODULE
 from flake8_weakglobals.syntax.scopes import first_line
 
 _NODE_TYPES: dict[EditKind, tuple[type, ...]] = {
@@ -53,20 +57,24 @@ class _Chunk:
     statements: list[ast.stmt]
     edits: list[Edit] = field(default_factory=list)
     drop: set[str] = field(default_factory=set)  # imported names to remove
-    extend: list[str] = field(default_factory=list)  # names to add to the runtime import in this chunk
+    extend: list[tuple[str, str]] = field(default_factory=list)  # (name, local name) to add to the runtime import here
 
 
-def rewrite(source: str, tree: ast.Module, findings: Sequence[Finding], runtime_module: str) -> str:
+def rewrite(source: str, tree: ast.Module, findings: Sequence[Finding], runtime_module: str, both_ways: bool = False) -> str:
     """``source`` (parsed as ``tree``) with every edit of ``findings`` applied and the runtime imported from
-    ``runtime_module``."""
+    ``runtime_module``; with ``both_ways``, relatively, and by its bare name if that fails (the file is
+    imported both as a package's module and with its own directory on ``sys.path``)."""
     lines = _LINE.findall(source)
-    edits = [edit for finding in findings for edit in finding.edits]
     needed = sorted({name for finding in findings for name in finding.runtime_names})
     bound = _imported_names(tree)
-    missing = [name for name in needed if name not in bound]
     runtime_import = existing_runtime_import(tree)
+    holder = _holding_statement(tree, runtime_import)
+    local = local_runtime_names(runtime_import)
     if runtime_import is not None:
         runtime_module = runtime_import.module  # type: ignore[assignment]  # one import of ours, not two
+    missing = [name for name in needed if name not in local]
+    local.update((name, private_name(name)) for name in missing)
+    edits = [_named_locally(edit, local) for finding in findings for edit in finding.edits]
     displaced = collections.Counter(edit.displaces for edit in edits if edit.displaces)
     uses = _name_uses(tree, set(displaced)) if displaced else collections.Counter()
     removable = bound | {name for statement in tree.body for name in _names_bound_by_import(statement, nested=True)}
@@ -78,9 +86,9 @@ def rewrite(source: str, tree: ast.Module, findings: Sequence[Finding], runtime_
         chunks[bisect.bisect_right(starts, edit.span.line) - 1].edits.append(edit)
     for chunk in chunks:
         chunk.drop = unused & {name for s in chunk.statements for name in _names_bound_by_import(s, nested=True)}
-        chunk.extend = missing if runtime_import in chunk.statements else []
+        chunk.extend = [(name, local[name]) for name in missing] if holder in chunk.statements else []
     position = _import_position(tree, min(edit.span.line for edit in edits)) if missing and not runtime_import else None
-    new_import = f"from {runtime_module} import {', '.join(missing)}{_newline(lines)}"
+    new_import = _import_text(runtime_module, [(name, local[name]) for name in missing], both_ways, _newline(lines))
     for chunk in reversed(chunks):  # bottom up, so the line numbers of what is above stay valid
         if position is not None and chunk.last <= position:
             lines.insert(position, new_import)
@@ -91,6 +99,50 @@ def rewrite(source: str, tree: ast.Module, findings: Sequence[Finding], runtime_
     if position is not None:
         lines.insert(position, new_import)
     return "".join(lines)
+
+
+#: Why a file imports the runtime two ways, said where it does.
+BOTH_WAYS_COMMENT = "# its own directory on sys.path: run by path, or by pytest's prepend and append modes"
+
+
+def _import_text(module: str, names: list[tuple[str, str]], both_ways: bool, newline: str) -> str:
+    imported = ", ".join(f"{name} as {bound}" for name, bound in names)
+    if not both_ways:
+        return f"from {module} import {imported}{newline}"
+    return (
+        f"try:{newline}    from .{module} import {imported}{newline}"
+        f"except ImportError:  {BOTH_WAYS_COMMENT}{newline}    from {module} import {imported}{newline}"
+    )
+
+
+def _holding_statement(tree: ast.Module, runtime_import: Optional[ast.ImportFrom]) -> Optional[ast.stmt]:
+    """The top-level statement that holds ``runtime_import``: itself, or the ``try`` of a two-way import."""
+    if runtime_import is None:
+        return None
+    return next(s for s in tree.body if s is runtime_import or (isinstance(s, ast.Try) and runtime_import in s.body))
+
+
+def private_name(name: str) -> str:
+    """The name a fixed file binds a runtime name to: private (``WeakIdMap as _WeakIdMap``), so that a module
+    without ``__all__`` does not export it (``from .mod import *`` in a package would otherwise replace the
+    package's own ``weak_cache`` or ``WeakIdMap`` with ours)."""
+    return f"_{name}"
+
+
+def local_runtime_names(runtime_import: Optional[ast.ImportFrom]) -> dict[str, str]:
+    """Runtime name -> the name it is bound to, for what an existing import of our runtime already binds
+    (the user's own ``from flake8_weakglobals.runtime import WeakIdMap`` is used as it is)."""
+    if runtime_import is None:
+        return {}
+    return {alias.name: alias.asname or alias.name for alias in runtime_import.names if alias.name != "*"}
+
+
+def _named_locally(edit: Edit, local: dict[str, str]) -> Edit:
+    """``edit`` writing the runtime name as the file binds it (``WeakIdMap.fromkeys`` -> ``_WeakIdMap.fromkeys``)."""
+    head, dot, rest = edit.name.partition(".")
+    if head not in local:
+        return edit
+    return dataclasses.replace(edit, name=local[head] + dot + rest)
 
 
 def _chunks(statements: list[ast.stmt]) -> list[_Chunk]:
@@ -284,7 +336,26 @@ def _imported_names(tree: ast.Module) -> set[str]:
 def existing_runtime_import(tree: ast.Module) -> Optional[ast.ImportFrom]:
     """An existing top-level import from our runtime (installed or vendored) to extend, rather than adding a
     second line: a file that imports ``flake8_weakglobals.runtime`` keeps importing from there."""
-    return next((s for s in tree.body if isinstance(s, ast.ImportFrom) and not s.level and is_our_runtime(s.module or "")), None)
+    for statement in tree.body:
+        if isinstance(statement, ast.ImportFrom) and not statement.level and is_our_runtime(statement.module or ""):
+            return statement
+        if _two_way_import(statement):
+            return statement.body[0]  # type: ignore[attr-defined,return-value]
+    return None
+
+
+def _two_way_import(statement: ast.stmt) -> bool:
+    """``try: from ._weakglobals_runtime import ...`` / ``except ImportError: from _weakglobals_runtime
+    import ...``, the import of a file imported both as a package's module and by its bare name."""
+    if not (isinstance(statement, ast.Try) and len(statement.body) == 1 and len(statement.handlers) == 1):
+        return False
+    first, handler = statement.body[0], statement.handlers[0]
+    return (
+        isinstance(first, ast.ImportFrom) and first.level == 1 and first.module == VENDORED_MODULE
+        and isinstance(handler.type, ast.Name) and handler.type.id == "ImportError" and len(handler.body) == 1
+        and isinstance(handler.body[0], ast.ImportFrom) and not handler.body[0].level
+        and handler.body[0].module == VENDORED_MODULE
+    )
 
 
 def _import_position(tree: ast.Module, first_edit: int) -> int:
@@ -355,15 +426,25 @@ def _block_without(block: cst.BaseSuite, unused: set[str]) -> cst.BaseSuite:
     return block.with_changes(body=kept or [cst.SimpleStatementLine([cst.Pass()])])
 
 
-def _extended(statement: cst.BaseStatement, module: str, names: list[str]) -> cst.BaseStatement:
-    """The ``from <runtime> import ...`` line with ``names`` added."""
+def _extended(statement: cst.BaseStatement, module: str, names: list[tuple[str, str]]) -> cst.BaseStatement:
+    """The ``from <runtime> import ...`` line with ``names`` (each as its local name) added; in a two-way
+    import, both of its lines."""
+    if isinstance(statement, cst.Try) and isinstance(statement.body, cst.IndentedBlock):
+        handlers = [
+            handler.with_changes(body=handler.body.with_changes(body=[_extended(inner, VENDORED_MODULE, names) for inner in handler.body.body]))
+            for handler in statement.handlers
+        ]
+        body = statement.body.with_changes(body=[_extended(s, VENDORED_MODULE, names) for s in statement.body.body])
+        return statement.with_changes(body=body, handlers=handlers)
     if not isinstance(statement, cst.SimpleStatementLine):
         return statement
     parts = []
     for part in statement.body:
         if isinstance(part, cst.ImportFrom) and not isinstance(part.names, cst.ImportStar) and part.module is not None:
-            if not part.relative and cst.Module([]).code_for_node(part.module) == module:
-                aliases = [*part.names, *(cst.ImportAlias(cst.Name(name)) for name in names)]
+            if cst.Module([]).code_for_node(part.module) == module:
+                added = (cst.ImportAlias(cst.Name(name), asname=None if name == bound else cst.AsName(cst.Name(bound)))
+                         for name, bound in names)
+                aliases = [*part.names, *added]
                 part = part.with_changes(names=[alias.with_changes(comma=cst.MaybeSentinel.DEFAULT) for alias in aliases])
         parts.append(part)
     return statement.with_changes(body=parts)

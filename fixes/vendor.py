@@ -4,14 +4,17 @@
 of each rewritten file as ``_weakglobals_runtime.py``, with a header naming the tool, its version and
 licence, and the file imports it from there. The import must resolve the way the code is imported, so the
 package is the one seen from the file's import root, the directory Python has on ``sys.path`` when the code
-runs. Going up from the file's directory:
+runs. Going up from the file's directory, as the user sees it (a link to a package is not followed: Python
+imports the package by the link's name, from the directory holding the link, and the copy is written
+through the link):
 
 - a directory with ``__init__.py`` is a regular package, and the directory above the outermost one is the
   root (``python -m pkg.tool`` and ``import pkg.mod`` both run from there);
 - a directory without one is a namespace package (PEP 420), up to the first directory that is a root:
   a project's (``pyproject.toml``, ``setup.py`` or ``setup.cfg``), ``src/`` (the src layout), a directory
-  of scripts (one of its files has a ``#!`` line or an ``if __name__ == "__main__":`` block: ``python
-  dir/script.py`` puts that directory first on ``sys.path``), or the working directory;
+  of scripts (one of its files has a ``#!`` line or an ``if __name__ == "__main__":`` block, or imports a
+  file beside it by its bare name, ``import common`` next to ``common.py``: ``python dir/script.py`` puts
+  that directory first on ``sys.path``, and only there does such an import work), or the working directory;
 - a directory whose name is not an identifier cannot be a package, so it is a root.
 
 A file directly in its root (a script, a top-level module) gets the copy beside it. If nothing above the
@@ -19,7 +22,15 @@ file is a root, the file's own directory is. Before a file is rewritten, ``runti
 the import system's own finders (``FileFinder``, searched as ``PathFinder`` searches, with the root first on
 the path and the standard library after it; no code of the project is run) that the import resolves from
 the root to the copy; if it cannot (``pkg.py`` shadows the namespace package ``pkg/``, a namespace package
-named like a standard-library module), the file is refused with the reason. An identical copy is left
+named like a standard-library module), the file is refused with the reason.
+
+A file run both ways, as a package's module and with its own directory on ``sys.path`` (a script inside a
+package; a test file of a directory without ``__init__.py``, which pytest imports by its bare name in its
+prepend and append modes and as ``tests.test_x`` in its importlib mode), gets the copy beside it and a
+``try`` of the relative import with the bare one as its ``except ImportError``. A file imported by its bare
+name is refused when the project runs it with ``runpy.run_path`` (which puts nothing on ``sys.path``), or
+when it is a top-level module of a setuptools distribution whose ``py-modules`` leaves the copy out (the
+copy would not be installed with it). An identical copy is left
 alone, an older copy of ours is updated, and a file of that name that is not ours is never overwritten.
 ``--runtime import`` imports ``flake8_weakglobals.runtime`` instead.
 
@@ -59,6 +70,8 @@ VENDORED_MODULE = "_weakglobals_runtime"
 _MARK = "# Vendored by flake8-weakglobals"
 _PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 _SCRIPT = re.compile(rb"\A#!|^if\s+(?:__name__\s*==\s*(['\"])__main__\1|(['\"])__main__\2\s*==\s*__name__)\s*:", re.MULTILINE)
+#: A top-level name an import statement starts with (``import common``, ``from common import x``), at any depth.
+_IMPORTED = re.compile(rb"^[ \t]*(?:import|from)[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
 _LOADERS = (  # the order CPython's path finder tries them in
     (ExtensionFileLoader, EXTENSION_SUFFIXES),
     (SourceFileLoader, SOURCE_SUFFIXES),
@@ -70,6 +83,15 @@ _LOADERS = (  # the order CPython's path finder tries them in
 class RuntimeLocation:
     module: str  # what the rewritten file imports from
     copy: Optional[Path]  # where the vendored copy must exist; None in import mode
+    #: The file is imported both as a package's module and with its own directory on ``sys.path`` (a script
+    #: in a package, a test file pytest collects): it tries ``from ._weakglobals_runtime import ...`` and,
+    #: on ``ImportError``, ``from _weakglobals_runtime import ...``, with the copy beside it (``module`` is
+    #: then the bare name).
+    both_ways: bool = False
+
+
+#: The files pytest collects by default (``python_files``), and its ``conftest.py``.
+_PYTEST_FILE = re.compile(r"\A(?:test_.*|.*_test|conftest)\.py\Z")
 
 
 class Unresolvable(Exception):
@@ -80,12 +102,131 @@ def runtime_location(path: Path, mode: str) -> RuntimeLocation:
     if mode == "import":
         return RuntimeLocation("flake8_weakglobals.runtime", None)
     root, packages = import_root(path)
-    module = ".".join((*packages[:1], VENDORED_MODULE))
-    copy = root.joinpath(*packages[:1], f"{VENDORED_MODULE}.py")
-    problem = unresolved(module, copy, root)
-    if problem is not None:
-        raise Unresolvable(f"the runtime import `{module}` would not resolve from the import root {root}: {problem}")
-    return RuntimeLocation(module, copy)
+    if packages and _runs_from_its_own_directory(seen(path)):
+        location = _both_ways(path, root, packages)
+    else:
+        module = ".".join((*packages[:1], VENDORED_MODULE))
+        copy = root.joinpath(*packages[:1], f"{VENDORED_MODULE}.py")
+        problem = unresolved(module, copy, root)
+        if problem is not None:
+            raise Unresolvable(f"the runtime import `{module}` would not resolve from the import root {root}: {problem}")
+        location = RuntimeLocation(module, copy)
+    if not packages or location.both_ways:  # imported by its bare name: from its own directory only
+        assert location.copy is not None
+        problem = _run_by_path_from_elsewhere(seen(path)) or (None if packages else _not_shipped(seen(path), root))
+        if problem is not None:
+            raise Unresolvable(f"the runtime import `{VENDORED_MODULE}` would not resolve: {problem}")
+    return location
+
+
+def _project_root(directory: Path) -> Optional[Path]:
+    """The nearest directory at or above ``directory`` with a project file."""
+    for candidate in (directory, *directory.parents):
+        if any((candidate / name).is_file() for name in _PROJECT_FILES):
+            return candidate
+    return None
+
+
+_SKIPPED_DIRECTORIES = {
+    ".git", ".hg", ".tox", ".nox", ".venv", "venv", "env", "build", "dist", "__pycache__", "node_modules", "site-packages",
+}
+
+
+@functools.lru_cache(maxsize=None)
+def _run_path_callers(project: str, recursive: bool) -> tuple[tuple[str, str], ...]:
+    """(path, text) of the project's Python files that call ``runpy.run_path`` (only those directly in
+    ``project`` when it is no marked project, but a directory that may hold anything)."""
+    callers = []
+    for directory, subdirectories, files in os.walk(project):
+        kept = (d for d in subdirectories if recursive and d not in _SKIPPED_DIRECTORIES and not d.startswith("."))
+        subdirectories[:] = sorted(kept)
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            try:
+                with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as file:
+                    text = file.read()
+            except OSError:
+                continue
+            if re.search(r"\brun_path\s*\(", text):
+                callers.append((os.path.join(directory, name), text))
+    return tuple(callers)
+
+
+def _run_by_path_from_elsewhere(path: Path) -> Optional[str]:
+    """Why a file the project runs with ``runpy.run_path`` could not import its copy by its bare name:
+    ``run_path`` puts nothing on ``sys.path`` (the file's directory is not there as it is for ``python
+    file.py``). A caller is a file of the project that calls ``run_path`` and names the file or its
+    directory (``EXAMPLES = ROOT / "examples"``; ``for script in EXAMPLES.glob("*.py")``)."""
+    project = _project_root(path.parent)
+    names = re.compile(rf"\b(?:{re.escape(path.name)}|{re.escape(path.parent.name)})\b")
+    for caller, text in _run_path_callers(str(project or path.parent), project is not None):
+        if caller != str(path) and names.search(text):
+            shown = os.path.relpath(caller, project or path.parent)
+            return (f"{shown} runs it with runpy.run_path, which puts nothing on sys.path (not even {path.parent.name}/); "
+                    "use --runtime import")
+    return None
+
+
+#: ``py_modules = [...]`` in a setup.py, ``py_modules = ...`` in a setup.cfg.
+_PY_MODULES = re.compile(r"\bpy_modules\s*=\s*(\[[^\]]*\]|[^\n]*(?:\n[ \t]+[^\n]*)*)")
+
+
+def _not_shipped(path: Path, root: Path) -> Optional[str]:
+    """Why a copy beside a top-level module would not ship with its distribution: setuptools' ``py-modules``
+    names the modules it installs, and the copy must be one of them, as the module is."""
+    listed: Optional[str] = None
+    where = ""
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            import tomllib
+
+            table = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}).get("setuptools", {})
+        except (ImportError, OSError, ValueError):
+            table = {}
+        if isinstance(table.get("py-modules"), list):
+            listed, where = " ".join(map(str, table["py-modules"])), "pyproject.toml ([tool.setuptools] py-modules)"
+    for name in ("setup.cfg", "setup.py"):
+        if listed is None and (root / name).is_file():
+            try:
+                match = _PY_MODULES.search((root / name).read_text(encoding="utf-8", errors="replace"))
+            except OSError:
+                match = None
+            if match is not None:
+                listed, where = match.group(1), f"{name} (py_modules)"
+    if listed is None:
+        return None
+    modules = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", listed))
+    if path.stem not in modules or VENDORED_MODULE in modules:
+        return None
+    return (f"the distribution ships only the modules {where} lists, which name `{path.stem}` and not "
+            f"`{VENDORED_MODULE}`: add it there, or use --runtime import")
+
+
+def _runs_from_its_own_directory(path: Path) -> bool:
+    """Whether a file inside a package is also run with its own directory first on ``sys.path``: a script
+    (``#!``, a ``__main__`` block: ``python tools/x.py`` as well as ``python -m tools.x``), or a test file
+    of a directory without ``__init__.py``, which pytest imports by its bare name in its prepend and append
+    import modes and as ``tests.test_x`` in its importlib mode. No one import works both ways."""
+    if _PYTEST_FILE.match(path.name) and not (path.parent / "__init__.py").is_file():
+        return True
+    try:
+        with open(path, "rb") as file:
+            return _SCRIPT.search(file.read()) is not None
+    except OSError:
+        return False
+
+
+def _both_ways(path: Path, root: Path, packages: tuple[str, ...]) -> RuntimeLocation:
+    """The copy beside the file, imported relatively (``pkg.tools._weakglobals_runtime``, from ``root``)
+    or, failing that, by its bare name (from the file's own directory); both must resolve."""
+    copy = seen(path).parent / f"{VENDORED_MODULE}.py"
+    for module, where in ((".".join((*packages, VENDORED_MODULE)), root), (VENDORED_MODULE, copy.parent)):
+        problem = unresolved(module, copy, where)
+        if problem is not None:
+            raise Unresolvable(f"the runtime import `{module}` would not resolve from the import root {where}: {problem}")
+    return RuntimeLocation(VENDORED_MODULE, copy, both_ways=True)
 
 
 def existing_location(path: Path, module: str) -> RuntimeLocation:
@@ -102,8 +243,8 @@ def existing_location(path: Path, module: str) -> RuntimeLocation:
 
 def import_root(path: Path) -> tuple[Path, tuple[str, ...]]:
     """The directory ``path`` is imported from, and the packages between it and the file (outermost first)."""
-    directory = path.resolve().parent
-    here = Path.cwd().resolve()
+    directory = seen(path).parent
+    here = Path.cwd()
     packages: list[str] = []
     regular = False
     while directory.parent != directory:
@@ -117,14 +258,20 @@ def import_root(path: Path) -> tuple[Path, tuple[str, ...]]:
         directory = directory.parent
     else:
         if not regular:  # nothing above the file says where it is imported from: its own directory
-            return path.resolve().parent, ()
+            return seen(path).parent, ()
     return directory, tuple(reversed(packages))
+
+
+def seen(path: Path) -> Path:
+    """``path`` made absolute as the user sees it: a link to a package is not followed (Python imports the
+    package by the link's name, from the directory holding the link), ``..`` is taken lexically."""
+    return Path(os.path.abspath(path))
 
 
 def _is_root(directory: Path, here: Path) -> bool:
     """A directory without ``__init__.py`` that is on ``sys.path`` rather than a namespace package."""
     return (
-        directory == here
+        _same(directory, here)
         or directory.name == "src"
         or any((directory / name).is_file() for name in _PROJECT_FILES)
         or _holds_a_script(str(directory))
@@ -133,18 +280,26 @@ def _is_root(directory: Path, here: Path) -> bool:
 
 @functools.lru_cache(maxsize=None)
 def _holds_a_script(directory: str) -> bool:
-    """Whether a Python file directly in ``directory`` is meant to be run as ``python directory/file.py``."""
+    """Whether a Python file directly in ``directory`` is meant to be run as ``python directory/file.py``:
+    it says so (a ``#!`` line, a ``__main__`` block), or it imports a module beside it by its bare name,
+    which resolves only with ``directory`` itself on ``sys.path`` (in a namespace package it would be
+    ``from . import common`` or ``import pkg.common``)."""
     try:
         names = [entry.path for entry in os.scandir(directory) if entry.name.endswith(".py") and entry.is_file()]
     except OSError:
         return False
+    siblings = {os.path.basename(name)[:-3].encode() for name in names}
     for name in names:
         try:
             with open(name, "rb") as file:
-                if _SCRIPT.search(file.read()):
-                    return True
+                text = file.read()
         except OSError:
             continue
+        if _SCRIPT.search(text):
+            return True
+        own = os.path.basename(name)[:-3].encode()
+        if any(imported in siblings and imported != own for imported in _IMPORTED.findall(text)):
+            return True
     return False
 
 
@@ -161,11 +316,12 @@ def unresolved(module: str, copy: Path, root: Path) -> Optional[str]:
         spec = _find(package, locations)
         if spec is None or spec.submodule_search_locations is None:
             found = f"the module {spec.origin}" if spec is not None else "nothing"
-            return f"`{package}` is {found}, not the package {copy.parent}"
+            return f"`{package}` is {found}, not the package {copy.parents[len(parts) - 1 - depth]}"
         locations = list(spec.submodule_search_locations)
-        if not any(_same(location, copy.parent) for location in locations):
+        expected = copy.parents[len(parts) - 1 - depth]  # the package's directory, above the copy's own
+        if not any(_same(location, expected) for location in locations):
             where = spec.origin if spec.origin not in (None, "namespace") else ", ".join(locations)
-            return f"`{package}` is {where}, not the package {copy.parent}"
+            return f"`{package}` is {where}, not the package {expected}"
     found = _find(module, locations)
     if found is not None and found.loader is not None and not _same(str(found.origin), copy):
         return f"`{module}` is {found.origin}, which would be imported instead of the copy"

@@ -164,6 +164,6 @@ def runtime_imports(text: str) -> dict[str, int]:
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
-                if (alias.asname or alias.name) in RUNTIME_NAMES:
-                    counts[alias.asname or alias.name] = counts.get(alias.asname or alias.name, 0) + 1
+                if alias.name in RUNTIME_NAMES:  # bound under a private name (``WeakIdMap as _WeakIdMap``)
+                    counts[alias.name] = counts.get(alias.name, 0) + 1
     return counts

@@ -41,8 +41,8 @@ def test_diff_prints_a_unified_diff_and_writes_nothing(tmp_path: Path) -> None:
     done = fix("--diff", "--runtime", "import", "pins.py", cwd=tmp_path)
     assert done.returncode == 1
     assert "--- a/pins.py\n+++ b/pins.py\n" in done.stdout
-    assert "-names = {}\n+names = WeakIdMap()\n" in done.stdout
-    assert "+from flake8_weakglobals.runtime import WeakIdMap\n" in done.stdout
+    assert "-names = {}\n+names = _WeakIdMap()\n" in done.stdout
+    assert "+from flake8_weakglobals.runtime import WeakIdMap as _WeakIdMap\n" in done.stdout
     assert module.read_text() == PINNING
 
 
@@ -97,10 +97,10 @@ def test_select_and_ignore(tmp_path: Path) -> None:
     source = PINNING + "seen = set()\n\n\ndef see(module: nn.Module):\n    seen.add(module)\n"
     module = write(tmp_path / "pins.py", source)
     assert fix("--select", "WG002", "--runtime", "import", "pins.py", cwd=tmp_path).returncode == 0
-    assert "names = {}" in module.read_text() and "seen = WeakIdSet()" in module.read_text()
+    assert "names = {}" in module.read_text() and "seen = _WeakIdSet()" in module.read_text()
     module.write_text(source)
     assert fix("--ignore", "WG002", "--runtime", "import", "pins.py", cwd=tmp_path).returncode == 0
-    assert "names = WeakIdMap()" in module.read_text() and "seen = set()" in module.read_text()
+    assert "names = _WeakIdMap()" in module.read_text() and "seen = set()" in module.read_text()
 
 
 def test_settings_from_pyproject_and_their_errors(tmp_path: Path) -> None:
@@ -127,7 +127,7 @@ def test_vendor_mode_copies_the_runtime_into_the_top_package_and_runs_without_us
     copy = tmp_path / "pkg" / "_weakglobals_runtime.py"
     header = copy.read_text().splitlines()[0]
     assert "flake8-weakglobals" in header and flake8_weakglobals.__version__ in header and "MIT" in header
-    assert "from pkg._weakglobals_runtime import WeakIdMap\n" in module.read_text()
+    assert "from pkg._weakglobals_runtime import WeakIdMap as _WeakIdMap\n" in module.read_text()
     script = "import gc, pkg.sub.mod as m\nclass M: pass\nx = M(); m.add(x); print(len(m.names)); del x; gc.collect(); print(len(m.names))"
     ran = subprocess.run([sys.executable, "-S", "-E", "-c", script], capture_output=True, text=True, cwd=tmp_path)
     assert ran.stdout.split() == ["1", "0"], ran.stderr
@@ -159,14 +159,14 @@ def test_a_script_outside_any_package_gets_the_copy_beside_it(tmp_path: Path) ->
     module = write(tmp_path / "scripts" / "tool.py", PORTABLE + '\n\nif __name__ == "__main__":\n    module = nn.Module()\n    add(module)\n')
     assert fix("scripts/tool.py", cwd=tmp_path).returncode == 0
     assert (tmp_path / "scripts" / "_weakglobals_runtime.py").exists()
-    assert "from _weakglobals_runtime import WeakIdMap\n" in module.read_text()
+    assert "from _weakglobals_runtime import WeakIdMap as _WeakIdMap\n" in module.read_text()
 
 
 def test_import_mode_imports_the_installed_runtime(tmp_path: Path) -> None:
     write(tmp_path / "pkg" / "__init__.py", "")
     module = write(tmp_path / "pkg" / "mod.py", PINNING)
     assert fix("--runtime", "import", "pkg", cwd=tmp_path).returncode == 0
-    assert "from flake8_weakglobals.runtime import WeakIdMap\n" in module.read_text()
+    assert "from flake8_weakglobals.runtime import WeakIdMap as _WeakIdMap\n" in module.read_text()
     assert not (tmp_path / "pkg" / "_weakglobals_runtime.py").exists()
 
 
@@ -255,5 +255,5 @@ def test_a_file_that_imports_the_installed_runtime_keeps_one_import_in_vendor_mo
     done = fix("--runtime", "vendor", "pins.py", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     new = module.read_text()
-    assert "from flake8_weakglobals.runtime import WeakIdSet, WeakIdMap\n" in new and new.count(" import Weak") == 1
+    assert "from flake8_weakglobals.runtime import WeakIdSet, WeakIdMap as _WeakIdMap\n" in new and new.count(" import Weak") == 1
     assert not (tmp_path / "_weakglobals_runtime.py").exists()

@@ -15,7 +15,7 @@ from flake8_weakglobals.frontends.config import Settings
 @pytest.mark.parametrize(
     "broken, reason",
     [
-        (lambda text: text.replace("names = WeakIdMap()", "names = WeakIdMap("), "would not compile"),
+        (lambda text: text.replace("names = _WeakIdMap()", "names = _WeakIdMap("), "would not compile"),
         (lambda text: PINNING, "a second run would rewrite names again"),
         (lambda text: "import os\n" + text, "would add pyflakes messages: 'os' imported but unused"),
     ],
@@ -23,7 +23,7 @@ from flake8_weakglobals.frontends.config import Settings
 )
 def test_a_bad_rewrite_is_refused(broken, reason: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     real = fixes.rewrite.rewrite
-    monkeypatch.setattr(fixes.rewrite, "rewrite", lambda text, tree, findings, module: broken(real(text, tree, findings, module)))
+    monkeypatch.setattr(fixes.rewrite, "rewrite", lambda text, tree, findings, *rest: broken(real(text, tree, findings, *rest)))
     module = tmp_path / "pins.py"
     module.write_text(PINNING)
     result = fixes.job.process(module, Settings(runtime="import"))

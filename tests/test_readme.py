@@ -65,7 +65,7 @@ def test_the_first_command_shows_the_findings_then_the_fix(tmp_path: Path) -> No
     demo = README_BLOCKS[0][1].strip().split(" && ", 1)[1]  # the install itself is what CI's set-up did
     done = shell(demo, copy_examples(tmp_path))
     assert done.stdout.count(": WG001 module-level dict") == 2
-    assert done.stdout.index("WG001") < done.stdout.index("+module_names = WeakIdMap()")
+    assert done.stdout.index("WG001") < done.stdout.index("+module_names = _WeakIdMap()")
 
 
 @pytest.mark.parametrize(("page", "block"), CONSOLE, ids=[f"{page.name}:{block.splitlines()[0][2:42]}" for page, block in CONSOLE])

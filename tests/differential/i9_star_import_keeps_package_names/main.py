@@ -1,0 +1,24 @@
+"""Imports (issue 23, section 5): a rewritten module without `__all__` is star-imported by its package,
+whose `__init__` has a `weak_cache` and a `WeakIdMap` of its own. The runtime's names are imported under
+private names (`weak_cache as _weak_cache`), which a star import skips, so the package's own survive the
+fix; imported under their public names, ours would replace them."""
+# expect: fixed
+# codemod: --runtime vendor
+import gc
+
+from torch import nn
+
+import toolkit
+
+
+def main() -> None:
+    print("package weak_cache:", toolkit.weak_cache(3))
+    print("package WeakIdMap:", toolkit.WeakIdMap)
+    model = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+    toolkit.record(model)
+    print("size:", toolkit.size(model), toolkit.size(model))
+    print("names:", sorted(toolkit.names.values()))
+    model[1] = nn.Identity()
+    gc.collect()
+    print("[gc] names after replacing a layer:", sorted(toolkit.names.values()))
+    print("star-exported runtime names:", sorted(name for name in vars(toolkit) if name.startswith(("weak", "Weak", "Strict"))))
