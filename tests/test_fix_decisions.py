@@ -130,6 +130,17 @@ def test_an_ordered_dict_compared_with_eq_or_printed_is_refused() -> None:
     assert decide(FILL + "def g():\n    return len(names)\n", head) == ("WG001", "")
 
 
+def test_a_deque_compared_printed_or_added_is_refused() -> None:
+    """A deque equals no list, prints as ``deque([...])`` and its ``d + d`` is a deque; WeakIdList is a list
+    in all three (found by the generated programs: ``d == list(d)`` printed False, then True)."""
+    head = HEAD.replace("names = {}", "names = collections.deque()")
+    fill = "def fill(model: nn.Module):\n    for m in model.modules():\n        names.append(m)\n"
+    assert "a deque equals no list" in decide(fill + "def g():\n    return names == list(names)\n", head)[1]
+    assert "a deque prints as one" in decide(fill + "def g():\n    print(repr(names))\n", head)[1]
+    assert "build deques" in decide(fill + "def g():\n    return len(names + names)\n", head)[1]
+    assert decide(fill + "def g():\n    return len(names)\n", head) == ("WG002", "")
+
+
 def test_what_a_weak_container_builds_as_itself_refuses_its_fix() -> None:
     """``WeakKeyDictionary | d`` and ``WeakSet.union`` build another weak container; the Strict fixes build a
     plain dict or set, which keeps keys alive and prints differently."""
