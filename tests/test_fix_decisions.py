@@ -127,6 +127,8 @@ def test_an_ordered_dict_compared_with_eq_or_printed_is_refused() -> None:
     assert "order-sensitive" in decide(FILL + "def g():\n    return names == OrderedDict()\n", head)[1]
     assert "an OrderedDict prints as one" in decide(FILL + "def g():\n    print(names)\n", head)[1]
     assert "an OrderedDict prints as one" in decide(FILL + "def g():\n    return f'{names}'\n", head)[1]
+    # found by the generated programs: OrderedDict | defaultdict(int) is an OrderedDict, WeakIdMap's a defaultdict
+    assert "builds an OrderedDict" in decide(FILL + "def g():\n    return names | collections.defaultdict(int)\n", head)[1]
     assert decide(FILL + "def g():\n    return len(names)\n", head) == ("WG001", "")
 
 

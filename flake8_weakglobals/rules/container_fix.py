@@ -1,7 +1,7 @@
 """Whether the codemod may rewrite a container: the first reason it must leave it alone, or None.
 
 The rules decide what is reported; this decides what is safe to change. It refuses what the runtime
-cannot honour (methods it lacks, an OrderedDict compared or printed, a deque compared, printed or added, a weak container's own operators and
+cannot honour (methods it lacks, an OrderedDict or a deque compared, printed or used as an operand, a weak container's own operators and
 generators), what would lose data (objects only the container refers to, found by ``analysis/ownership.py``;
 values that refer to their own key; tuples as keys), what escapes the uses the check sees (``analysis/uses.py`` and
 ``analysis/passed_to_calls.py`` record those as blockers; here, a namespace or a holder read whole), and id() keys of
@@ -119,6 +119,8 @@ class FixSafety:
             return f"it is compared with `==` (line {uses.equalities[0]}), which is order-sensitive for an OrderedDict"
         if ordered is not None and uses.printed:
             return f"it is printed (line {uses.printed[0]}), and an OrderedDict prints as one, which WeakIdMap does not"
+        if ordered is not None and uses.operators:
+            return f"it is an operand (line {uses.operators[0]}), and an OrderedDict's `|` builds an OrderedDict, WeakIdMap's a dict"
         queue = next((d for d in containers if d.constructor and d.constructor.callee in _DEQUES), None)
         if queue is not None and uses.equalities:
             return f"it is compared with `==` (line {uses.equalities[0]}), and a deque equals no list, which WeakIdList does"
