@@ -127,7 +127,46 @@ def test_an_ordered_dict_compared_with_eq_or_printed_is_refused() -> None:
     assert "order-sensitive" in decide(FILL + "def g():\n    return names == OrderedDict()\n", head)[1]
     assert "an OrderedDict prints as one" in decide(FILL + "def g():\n    print(names)\n", head)[1]
     assert "an OrderedDict prints as one" in decide(FILL + "def g():\n    return f'{names}'\n", head)[1]
+    # found by the generated programs: OrderedDict | defaultdict(int) is an OrderedDict, WeakIdMap's a defaultdict
+    assert "builds an OrderedDict" in decide(FILL + "def g():\n    return names | collections.defaultdict(int)\n", head)[1]
     assert decide(FILL + "def g():\n    return len(names)\n", head) == ("WG001", "")
+
+
+@pytest.mark.parametrize(
+    "use, reason",
+    [
+        ("def own(model):\n    names[copy.deepcopy(model[1])] = 1\n", "the result of `copy.deepcopy(model[1])`"),
+        ("def own(model):\n    names[copy.copy(model)] = 1\n", "the result of `copy.copy(model)`"),
+        (
+            "def own(model):\n    replica = copy.deepcopy(model[2])\n    replica.label = 'r'\n    names[replica] = 1\n"
+            "def main(model):\n    own(model)\n",
+            "a local `replica` (built by `copy.deepcopy(model[2])`)",
+        ),
+        ("def make():\n    return nn.Linear(2, 2)\ndef own():\n    names[make()] = 1\n", "the result of `make()`"),
+    ],
+    ids=["deepcopy of an unknown kind", "copy", "copy in a local", "factory of this module"],
+)
+def test_copies_and_factory_results_the_container_alone_keeps_are_refused(use: str, reason: str) -> None:
+    """Found by the generated programs: ``copy.deepcopy(model[1])`` (``model[1]`` of no known kind) and the
+    result of ``def make(): return nn.Linear(2, 2)`` were rewritten, and the weak map dropped them at once."""
+    code, why = decide(FILL + use)
+    assert code == "WG001" and reason in why, why
+
+
+def test_a_factory_that_returns_what_the_module_keeps_is_fixed() -> None:
+    use = "SPARE = nn.Linear(2, 2)\ndef get():\n    return SPARE\ndef own():\n    names[get()] = 1\n"
+    assert decide(FILL + use) == ("WG001", "")
+
+
+def test_a_deque_compared_printed_or_added_is_refused() -> None:
+    """A deque equals no list, prints as ``deque([...])`` and its ``d + d`` is a deque; WeakIdList is a list
+    in all three (found by the generated programs: ``d == list(d)`` printed False, then True)."""
+    head = HEAD.replace("names = {}", "names = collections.deque()")
+    fill = "def fill(model: nn.Module):\n    for m in model.modules():\n        names.append(m)\n"
+    assert "a deque equals no list" in decide(fill + "def g():\n    return names == list(names)\n", head)[1]
+    assert "a deque prints as one" in decide(fill + "def g():\n    print(repr(names))\n", head)[1]
+    assert "build deques" in decide(fill + "def g():\n    return len(names + names)\n", head)[1]
+    assert decide(fill + "def g():\n    return len(names)\n", head) == ("WG002", "")
 
 
 def test_what_a_weak_container_builds_as_itself_refuses_its_fix() -> None:

@@ -1,6 +1,8 @@
 """The runtime's guarantees, each tested with real torch objects where torch is what users put in it."""
 from __future__ import annotations
 
+import operator as operator_module
+
 import ast
 import copy
 import dataclasses
@@ -370,6 +372,28 @@ def test_clear_and_refill_and_rebinding_stay_flat() -> None:
     assert grown < 64 * 1024, f"memory grew by {grown} bytes over 1,000 rounds"
     assert all(weakref.getweakrefcount(key) == 1 for key in keys)
     assert len(weakref.finalize._registry) == finalizers_before  # type: ignore[attr-defined]
+
+
+def test_a_weak_id_list_orders_against_lists_as_a_list_does() -> None:
+    """``registry < []``, ``[] < registry``, ``registry <= list(registry)``: the list's own answers (and its
+    TypeError against anything else), on the live elements (found by the generated programs: the rewrite
+    raised TypeError where the list printed False)."""
+
+    def outcome(compare: Callable[[], object]) -> object:
+        try:
+            return compare()
+        except TypeError:
+            return TypeError
+
+    layer = nn.Linear(2, 2)
+    for elements in ([], [layer], [1, 2], [layer, layer]):
+        plain, weak = list(elements), WeakIdList(elements)
+        for other in ([], [layer], [1, 3], list(elements), WeakIdList(elements), (1,)):
+            as_plain = list(other) if isinstance(other, WeakIdList) else other
+            for name in ("lt", "le", "gt", "ge"):
+                compare = getattr(operator_module, name)
+                assert outcome(lambda: compare(weak, other)) == outcome(lambda: compare(plain, as_plain)), (elements, other, name)
+                assert outcome(lambda: compare(other, weak)) == outcome(lambda: compare(as_plain, plain)), (other, elements, name)
 
 
 # --- iteration, threads -----------------------------------------------------------------------------

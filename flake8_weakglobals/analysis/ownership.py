@@ -73,7 +73,7 @@ class SoleOwner:
         key = member.expr
         if isinstance(key, ast.Call) and (not isinstance(key.func, ast.Attribute) or _function_of_a_module(key, self.survey)):
             found = self.evidence.of(key)
-            if isinstance(found, Obj) and not found.module_held:
+            if (isinstance(found, Obj) and not found.module_held) or self._fresh_copy(key) or self._local_factory(key):
                 return f"the result of `{text(key)}`, which nothing else refers to"
         built = self._built_local(key, line)
         if built is not None:
@@ -89,6 +89,26 @@ class SoleOwner:
                 return f"passed at line {call.lineno} as {why}"
         return None
 
+    def _fresh_copy(self, node: ast.AST) -> bool:
+        """``copy.deepcopy(x)`` / ``copy.copy(x)``: a new object whatever ``x`` is, even where its kind is
+        unknown (``copy.deepcopy(model[1])``); put in a container of framework objects, only it keeps it."""
+        return isinstance(node, ast.Call) and self.survey.names.qualify(node.func) in ("copy.deepcopy", "copy.copy")
+
+    def _local_factory(self, node: ast.AST) -> bool:
+        """A call to a module-level function of this module whose every ``return`` hands back an object it
+        builds right there (``def make(): return nn.Linear(2, 2)``), which the evidence does not follow."""
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            return False
+        function = self.survey.functions.get(node.func.id)
+        resolved = self.evidence.scopes.resolve(node.func.id, node)
+        if function is None or resolved is None or not isinstance(resolved[0], ast.Module) or len(resolved[1]) != 1:
+            return False  # not this module's function, shadowed by a local, or rebound
+        returns = [n for n in ast.walk(function) if isinstance(n, ast.Return)]
+        if not returns or any(n.value is None for n in returns):
+            return False
+        built = [self.evidence.of(n.value) for n in returns]  # type: ignore[arg-type]
+        return all(isinstance(found, Obj) and found.owned and not found.module_held for found in built)
+
     def _built_local(self, name: ast.expr, line: int) -> Optional[str]:
         """``name`` is a local its function binds once, to an object it builds or computes, and never reads
         again after ``line``."""
@@ -97,7 +117,10 @@ class SoleOwner:
         resolved = self.evidence.scopes.resolve(name.id, name)
         if resolved is None or not isinstance(resolved[0], FUNCTIONS) or len(resolved[1]) != 1 or resolved[1][0].how != "value":
             return None
-        found = self.evidence.of(resolved[1][0].node)
+        value = resolved[1][0].node
+        found = self.evidence.of(value)
+        if self._fresh_copy(value) or self._local_factory(value):
+            found = Obj("object", f"built by `{text(value)}`", getattr(value, "lineno", 0), owned=True)
         if not isinstance(found, Obj) or not (found.owned or found.from_foreign):
             return None
         function = resolved[0]

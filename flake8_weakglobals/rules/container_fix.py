@@ -1,7 +1,7 @@
 """Whether the codemod may rewrite a container: the first reason it must leave it alone, or None.
 
 The rules decide what is reported; this decides what is safe to change. It refuses what the runtime
-cannot honour (methods it lacks, an OrderedDict compared or printed, a weak container's own operators and
+cannot honour (methods it lacks, an OrderedDict or a deque compared, printed or used as an operand, a weak container's own operators and
 generators), what would lose data (objects only the container refers to, found by ``analysis/ownership.py``;
 values that refer to their own key; tuples as keys), what escapes the uses the check sees (``analysis/uses.py`` and
 ``analysis/passed_to_calls.py`` record those as blockers; here, a namespace or a holder read whole), and id() keys of
@@ -52,6 +52,9 @@ _HOLDING_CALLS = frozenset({"partial", "tuple", "list", "set", "frozenset", "dic
 #: Calls that may see a module-level instance without taking the container it holds anywhere.
 _HOLDER_SAFE_CALLS = frozenset(f"builtins.{name}" for name in "print len id repr str isinstance hasattr callable".split())
 _ORDERED_MAPS = frozenset({"collections.OrderedDict", "typing.OrderedDict"})
+#: A deque equals no list and prints as ``deque([...])``, and its ``+`` and ``*`` build deques: WeakIdList
+#: is a list in all three.
+_DEQUES = frozenset({"collections.deque", "typing.Deque"})
 #: ``WeakSet`` methods that build another ``WeakSet``; the fix's build a plain set (as ``|`` does).
 _NEW_WEAK_SET_METHODS = frozenset({"union", "intersection", "difference", "symmetric_difference"})
 #: What reads a module's or a class's namespace whole (``globals()``, ``vars(cls)``, ``C.__dict__``).
@@ -116,6 +119,15 @@ class FixSafety:
             return f"it is compared with `==` (line {uses.equalities[0]}), which is order-sensitive for an OrderedDict"
         if ordered is not None and uses.printed:
             return f"it is printed (line {uses.printed[0]}), and an OrderedDict prints as one, which WeakIdMap does not"
+        if ordered is not None and uses.operators:
+            return f"it is an operand (line {uses.operators[0]}), and an OrderedDict's `|` builds an OrderedDict, WeakIdMap's a dict"
+        queue = next((d for d in containers if d.constructor and d.constructor.callee in _DEQUES), None)
+        if queue is not None and uses.equalities:
+            return f"it is compared with `==` (line {uses.equalities[0]}), and a deque equals no list, which WeakIdList does"
+        if queue is not None and uses.printed:
+            return f"it is printed (line {uses.printed[0]}), and a deque prints as one, which WeakIdList does not"
+        if queue is not None and uses.operators:
+            return f"it is an operand (line {uses.operators[0]}), and a deque's `+` and `*` build deques, WeakIdList's lists"
         owned = next((h for h in held if h.object is not None and h.object.owned and code != "WG004"), None)
         if owned is not None:
             return (

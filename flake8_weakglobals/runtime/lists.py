@@ -155,6 +155,22 @@ class WeakIdList(MutableSequence[_T]):
 
     __hash__ = None  # type: ignore[assignment]
 
+    # ``<``, ``<=``, ``>``, ``>=``: the list's own, on the live elements, with a list or another WeakIdList
+    # (``[] < registry`` comes here reflected); anything else is NotImplemented, so Python raises the
+    # TypeError the list raised.
+
+    def __lt__(self, other: object) -> Any:
+        return self[:] < list(other) if isinstance(other, (list, WeakIdList)) else NotImplemented  # type: ignore[arg-type]
+
+    def __le__(self, other: object) -> Any:
+        return self[:] <= list(other) if isinstance(other, (list, WeakIdList)) else NotImplemented  # type: ignore[arg-type]
+
+    def __gt__(self, other: object) -> Any:
+        return self[:] > list(other) if isinstance(other, (list, WeakIdList)) else NotImplemented  # type: ignore[arg-type]
+
+    def __ge__(self, other: object) -> Any:
+        return self[:] >= list(other) if isinstance(other, (list, WeakIdList)) else NotImplemented  # type: ignore[arg-type]
+
     def __add__(self, other: Any) -> Any:
         return self[:] + other
 
