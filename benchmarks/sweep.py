@@ -184,7 +184,7 @@ def real_pins(findings: List[Finding], verdicts: List[Dict[str, Any]], misses: L
     right = [v for v in verdicts if v["verdict"] in ("true", "intended")]
     reported = {f.matched for f in findings}
     # a miss that a later finding reports was judged again as that finding's verdict: one pin, counted once
-    alone = [m for m in misses if not any(v["repo"] == m["repo"] and v["path"] == m["path"] and same_name(v["name"], m["name"]) for v in right)]
+    alone = [m for m in misses if not any(v["repo"] == m["repo"] and v["path"] == m["path"] and names_object_or_its_state(v["name"], m["name"]) for v in right)]
     found = sum(1 for v in right if id(v) in reported) + sum(1 for miss in alone if miss["found"])
     return found, len(right) + len(alone)
 
@@ -201,12 +201,28 @@ def recall(findings: List[Finding], missed: List[Dict[str, Any]]) -> List[Dict[s
 
 def names_the_miss(finding: Finding, miss: Dict[str, Any]) -> bool:
     if finding.path == miss["path"]:
-        return same_name(finding.name, miss["name"])
+        return any(names_object_or_its_state(name, miss["name"]) for name in holders_named(finding))
     defined = DEFINED_AT.search(finding.message)
     module_path = miss["path"].removesuffix(".py").removesuffix("/__init__").replace("/", ".")
     if defined is None or not f".{module_path}".endswith(f".{defined.group('module')}"):
         return False
     return same_name(re.sub(r"\.\w+\(\)", "", finding.name), miss["name"])  # ``M.get_instance().x`` is ``M.x``
+
+
+ALSO_HELD = re.compile(r"\(also (?P<names>`[^)]*`)\)")
+
+
+def holders_named(finding: Finding) -> List[str]:
+    """The container a finding names, then the other instances' containers its message lists
+    (``rmse.preds`` ... ``(also `exp_rmspe.preds`)``)."""
+    also = ALSO_HELD.search(finding.message)
+    return [finding.name] + (re.findall(r"`([^`]+)`", also.group("names")) if also else [])
+
+
+def names_object_or_its_state(name: str, missed: str) -> bool:
+    """A miss recorded as a module-level instance (``rmse``) is found by a finding on its state (``rmse.preds``):
+    the attribute is what pins, the instance is what a reader recorded."""
+    return same_name(name, missed) or name.startswith(missed + ".")
 
 
 def fetch_instructions(repositories: List[Dict[str, Any]], root: Path) -> List[str]:

@@ -50,6 +50,11 @@ MODULE_HOOK_REGISTRARS = frozenset(
 #: Hook registrations on tensors: the hook receives a tensor (the gradient, or the parameter itself).
 TENSOR_HOOK_REGISTRARS = frozenset({"register_hook", "register_post_accumulate_grad_hook"})
 
+#: torch functions whose first argument is a sequence of tensors: a container passed whole to one holds tensors.
+TENSOR_SEQUENCE_CALLS = frozenset(
+    f"torch.{name}" for name in "cat concat concatenate stack vstack hstack dstack row_stack column_stack".split()
+)
+
 _PARAMETER_TYPES = frozenset(
     {
         "torch.nn.Parameter",

@@ -13,6 +13,7 @@ from typing import Callable, Optional
 
 from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes, function_parameters
 from .evidence import text
+from .framework_types import TENSOR_SEQUENCE_CALLS
 from .long_lived_places import SlotResolver
 from .recorded_uses import SlotUses
 from .survey import Survey
@@ -85,6 +86,8 @@ class Passing:
         elif qualified in READING_CALLS or (isinstance(callee, ast.Attribute) and (callee.attr in _READING_METHODS or _format_map(callee))):
             uses.key_uses.append((line, f"`{text(callee)}()`"))
         else:
+            if qualified in TENSOR_SEQUENCE_CALLS and call.args[:1] == [node]:
+                uses.tensor_sequences.append((line, text(callee)))
             self._follow(call, node, uses, line)
 
     def deep_copied(self, group: ast.expr) -> bool:

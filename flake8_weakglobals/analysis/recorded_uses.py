@@ -33,6 +33,9 @@ class Fill:
     #: The function that makes the fill, if any: a fill undone in that function's ``finally`` (or in the
     #: ``__exit__`` of the ``__enter__`` that makes it) lasts one use only
     function: Optional[ast.AST] = field(default=None, compare=False)
+    #: Made through ``self.X`` in a method, where ``X`` is a class attribute: the instance's own state, put
+    #: in the one container every instance shares, which outlives each of them
+    through_instance: bool = False
 
 
 @dataclass
@@ -57,3 +60,5 @@ class SlotUses:
     #: ``X.keys()`` / ``.values()`` / ``.items()`` kept or used other than by iterating them at once: a
     #: ``WeakKeyDictionary``'s are one-shot generators (``next(X.values())``), a dict's are views.
     views_kept: list[tuple[int, str]] = field(default_factory=list)
+    #: ``torch.cat(X)``: passed whole where torch wants a sequence of tensors, so what it holds are tensors
+    tensor_sequences: list[tuple[int, str]] = field(default_factory=list)

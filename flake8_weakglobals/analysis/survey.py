@@ -280,12 +280,12 @@ def _visit_assignment(
     at_module: bool,
     declared_global: set[str],
 ) -> None:
-    value = None if isinstance(statement, ast.AugAssign) else statement.value
-    constructor = classify(value, survey.names)
-    if isinstance(statement, ast.AnnAssign) and constructor is None and value is None:
-        constructor = classify(ast.Constant(None), survey.names)  # ``X: Dict[...]`` alone: bound later
-    container = constructor is not None and constructor.type is not ContainerType.PLACEHOLDER
-    for target in _flat_targets(targets):
+    whole = None if isinstance(statement, ast.AugAssign) else statement.value
+    for target, value in _paired(targets, whole):
+        constructor = classify(value, survey.names)
+        if isinstance(statement, ast.AnnAssign) and constructor is None and value is None:
+            constructor = classify(ast.Constant(None), survey.names)  # ``X: Dict[...]`` alone: bound later
+        container = constructor is not None and constructor.type is not ContainerType.PLACEHOLDER
         if isinstance(target, ast.Name) and _is_dunder(target.id):
             if at_module:
                 survey.names.add_module_name(target.id)
@@ -348,12 +348,19 @@ def _is_dunder(name: str) -> bool:
     return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
-def _flat_targets(targets: list[ast.expr]) -> Iterator[ast.expr]:
+def _paired(targets: list[ast.expr], value: Optional[ast.expr]) -> Iterator[tuple[ast.expr, Optional[ast.expr]]]:
+    """Each name or attribute bound, with the value it gets where the statement spells it out:
+    ``self.targs, self.preds = [], []`` binds two lists; ``a, b = pair`` binds two unknowns."""
     for target in targets:
-        if isinstance(target, (ast.Tuple, ast.List)):
-            yield from _flat_targets(target.elts)
+        if not isinstance(target, (ast.Tuple, ast.List)):
+            yield target, value
+        elif isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) and not any(
+            isinstance(part, ast.Starred) for part in (*target.elts, *value.elts)
+        ):
+            for inner, element in zip(target.elts, value.elts):
+                yield from _paired([inner], element)
         else:
-            yield target
+            yield from ((inner, None) for inner, _ in _paired(target.elts, None))
 
 
 def _decorator_name(decorator: ast.expr) -> str:

@@ -96,15 +96,30 @@ class UseClassifier:
         slot = self.slots.resolve(reference)
         if slot is not None:
             uses = self.uses.setdefault(slot, SlotUses(slot))
-            before, removals = len(uses.fills), len(uses.removals)
+            before, reads, removals = len(uses.fills), len(uses.subscript_reads), len(uses.removals)
             self._classify(reference, uses)
             scope = next(self.scopes.chain(reference))
+            function = scope if isinstance(scope, FUNCTIONS) else None
+            through_instance = slot.where == "class" and function is not None and self._on_self(reference, function)
             if len(uses.fills) > before:
                 at_import = isinstance(scope, (ast.Module, ast.ClassDef))
-                function = scope if isinstance(scope, FUNCTIONS) else None
-                uses.fills[before:] = [replace(fill, at_import=at_import, function=function) for fill in uses.fills[before:]]
+                uses.fills[before:] = [
+                    replace(fill, at_import=at_import, function=function, through_instance=through_instance)
+                    for fill in uses.fills[before:]
+                ]
+            if through_instance and len(uses.subscript_reads) > reads:  # ``self.X[k].append(v)`` on a defaultdict
+                uses.subscript_reads[reads:] = [replace(fill, through_instance=True) for fill in uses.subscript_reads[reads:]]
             if len(uses.removals) > removals and isinstance(scope, FUNCTIONS) and (scope.name == "__exit__" or self._in_finally(reference, scope)):
                 uses.undoing.add(scope)
+
+    def _on_self(self, reference: ast.expr, function: FunctionNode) -> bool:
+        """``self.X`` in an instance method: ``self`` the method's first parameter."""
+        if not (isinstance(reference, ast.Attribute) and isinstance(reference.value, ast.Name)):
+            return False
+        if function not in self.survey.method_owner or function in self.survey.unbound_methods:
+            return False
+        parameters = function_parameters(function)
+        return bool(parameters) and parameters[0].arg == reference.value.id
 
     def _in_finally(self, node: ast.AST, function: ast.AST) -> bool:
         child, current = node, self.scopes.parent(node)

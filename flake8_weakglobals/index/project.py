@@ -351,16 +351,24 @@ class ProjectIndex:
             known = self._emptying[path] = (stamp, emptied_by(parsed[0], name, is_package) if parsed else set())
         return known[1]
 
-    def star_names(self, module: str) -> list[tuple[str, str]]:
+    def star_names(self, module: str, _seen: Optional[set[str]] = None) -> list[tuple[str, str]]:
         """What ``from module import *`` binds, each name with the target the module imported it as (one
-        hop: the questions asked later follow the rest, so a star import costs one summary, not one per name)."""
+        hop: the questions asked later follow the rest, so a star import costs one summary, not one per name),
+        then, for a module without ``__all__``, what its own star imports bound (a chain of ``from .x import *``
+        passes ``torch`` along)."""
         summary = self.module(module)
         if summary is None:
             return []
-        return [
+        names = [
             (name, summary.aliases.get(name) or self._through_stars(summary, name) or f"{module}.{name}")
             for name in summary.exports
         ]
+        seen = _seen if _seen is not None else {module}
+        for star in [] if summary.exports_listed else summary.stars:
+            if star not in seen and len(seen) < _MAX_HOPS:
+                seen.add(star)
+                names += [(name, target) for name, target in self.star_names(star, seen) if not name.startswith("_")]
+        return names
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,9 @@ class ModuleSummary:
     #: instances are told apart by value, not identity
     value_equality: list[str] = field(default_factory=list)
     exports: list[str] = field(default_factory=list)  # what ``from module import *`` binds
+    #: ``exports`` is the module's ``__all__``; without one, a star import of it also binds what its own star
+    #: imports bound (``from .all import *`` brings the ``torch`` that ``all`` star-imported)
+    exports_listed: bool = False
     stars: list[str] = field(default_factory=list)  # modules it star-imports
 
 
@@ -121,7 +124,7 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
             for target in targets:
                 if isinstance(target, ast.Name):
                     _summarize_binding(summary, target.id, statement, names, qualify)
-    summary.exports = _exports(tree, statements, summary)
+    summary.exports, summary.exports_listed = _exports(tree, statements, summary)
     _summarize_keepers(summary, statements, names, qualify, mentions)
     return summary
 
@@ -428,18 +431,19 @@ def _returned_type(annotation: Optional[ast.expr], qualify) -> Optional[str]:  #
     return qualify(annotation) if isinstance(annotation, (ast.Name, ast.Attribute)) else None
 
 
-def _exports(tree: ast.Module, statements: list[ast.stmt], summary: ModuleSummary) -> list[str]:
+def _exports(tree: ast.Module, statements: list[ast.stmt], summary: ModuleSummary) -> tuple[list[str], bool]:
+    """What ``from module import *`` binds of the module's own names, and whether ``__all__`` says so."""
     for statement in tree.body:
         if (
             isinstance(statement, ast.Assign)
             and any(isinstance(target, ast.Name) and target.id == "__all__" for target in statement.targets)
             and isinstance(statement.value, (ast.List, ast.Tuple))
         ):
-            return [e.value for e in statement.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+            return [e.value for e in statement.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)], True
     defined = set(summary.aliases) | set(summary.classes) | set(summary.returns) | set(summary.containers)
     for statement in statements:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             defined.add(statement.name)
         elif isinstance(statement, ast.Assign):
             defined.update(target.id for target in statement.targets if isinstance(target, ast.Name))
-    return sorted(name for name in defined if not name.startswith("_"))
+    return sorted(name for name in defined if not name.startswith("_")), False

@@ -9,6 +9,7 @@ is ``container_fix.py``'s call.
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import Iterator, Optional
 
 from ..analysis.evidence import Evidence, Obj, Value, element_of, project, text
@@ -175,7 +176,7 @@ class ContainerJudge:
         primary = _primary(uses, containers)
         place = {"module": "module-level", "class": "class-level", "instance": "module-level instance's"}[uses.slot.where]
         name = self._display(uses)
-        evidence = f"({first.cited(line)})"
+        evidence = f"({first.cited(line)})" + self._other_holders(uses)
         return Finding(
             code=code,
             line=primary.target.lineno,
@@ -259,12 +260,16 @@ class ContainerJudge:
         lasting = [h for h in held if not self._undone_after_use(h.fill, uses)]
         shows_its_use = len(lasting) < len(held)  # pushed and popped around each use: the fills say how it is used
         held = lasting
-        direct = [(h.fill.line, found, h.fill.at_import) for h in held if not h.fill.id_key and (found := h.object or h.in_tuple)]
+        direct = [
+            (h.fill.line, _instance_state(found, h.fill), h.fill.at_import)
+            for h in held if not h.fill.id_key and (found := h.object or h.in_tuple)
+        ]
         filled_only_at_import = bool(held) and all(h.fill.at_import for h in held)  # the module's own table
         if not self._rebound_by_every_instance(uses.slot) and not filled_only_at_import and not shows_its_use:
             # the annotation says what callers will put there; it describes no table the module fills itself,
             # nor a class attribute every instance replaces with its own
             direct += [(line, found, False) for line, found in self._annotated(uses.definitions)]
+        direct += [(line, found, at_import) for line, found, at_import in self._consumed_as_tensors(uses, held, container)]
         if self._annotation_contradicts(uses.definitions):
             direct = []  # ``Set[Type[nn.Module]]`` holds classes, whatever a filling function's parameter says
         if container in (ContainerType.WEAK_MAP, ContainerType.WEAK_SET):  # a trap whatever its lifetime
@@ -277,11 +282,17 @@ class ContainerJudge:
             code = "WG003" if uses.slot.where == "class" else ("WG001" if container.keyed else "WG002")
             return code, foreign
         if container.keyed and not self._holds_classes(uses):  # keyed by names or numbers, holding modules or tensors
-            values = [(h.fill.line, found) for h in held if (found := h.stored_object) is not None and found.foreign and not found.built]
+            values = [
+                (h.fill.line, found) for h in held
+                if (found := h.stored_object) is not None and (found := _instance_state(found, h.fill)).foreign
+                and (not found.built or h.fill.through_instance)
+            ]
             # A map this module declares and never fills is filled by others: its annotation says what they store.
             # Where the module fills it, the fills say what it holds: most ``dict[K, Tensor]`` maps are caches of
             # tensors they compute themselves, whatever the annotation calls them.
-            if not held and not self._rebound_by_every_instance(uses.slot):
+            # So does a class's map that instances fill through ``self`` with what the fills do not show.
+            unshown = any(h.fill.through_instance and h.stored_object is None for h in held)
+            if (not held or unshown) and not self._rebound_by_every_instance(uses.slot):
                 values += self._annotated_values(uses.definitions)
             if values:
                 return "WG008", values
@@ -299,6 +310,21 @@ class ContainerJudge:
         if by_id and container.keyed and never_emptied:
             return "WG005", by_id  # type: ignore[return-value]
         return None
+
+    def _consumed_as_tensors(self, uses: SlotUses, held: list[Held], container: ContainerType) -> list[tuple[int, Obj, bool]]:
+        """Elements the fills do not show, of a list or set passed whole to ``torch.cat`` (``torch.stack``...):
+        torch takes only tensors there, so they are tensors (``self.preds.append(preds)``, then
+        ``torch.cat(self.preds)``), handed in from outside. A script's loop at import that collects what it
+        computes and concatenates it is the module's own table, and stays silent."""
+        if container.keyed or not uses.tensor_sequences:
+            return []
+        line, callee = uses.tensor_sequences[0]
+        consumed = Obj(TENSOR, f"`{callee}` takes only tensors, and it is passed whole", line)
+        unknown = [
+            h for h in held
+            if h.value is None and not h.fill.id_key and not h.fill.at_import and h.fill.member.shape == "item"
+        ]
+        return [(h.fill.line, consumed, False) for h in unknown]
 
     def _fills(self, uses: SlotUses, containers: list[Definition]) -> Iterator[Fill]:
         yield from uses.fills
@@ -441,10 +467,18 @@ class ContainerJudge:
         qualified = self.survey.names.qualify(target) or ""
         return qualified in _NON_INSTANCE_TYPES
 
+    def _other_holders(self, uses: SlotUses) -> str:
+        """`` (also `exp_rmspe.preds`)``: the same attribute of the other long-lived instances of the class,
+        each pinning what it was given (the message names the first)."""
+        if uses.slot.where != "instance":
+            return ""
+        others = [f"`{holder}.{uses.slot.name}`" for holder in self.survey.holders(uses.slot.owner)[1:]]
+        return f" (also {', '.join(others)})" if others else ""
+
     def _display(self, uses: SlotUses) -> str:
         slot = uses.slot
         if slot.where == "instance":
-            holder = next((name for name, cls in self.survey.singletons.items() if cls == slot.owner), None)
+            holder = next(iter(self.survey.holders(slot.owner)), None)
             return f"{holder}.{slot.name}" if holder else f"{slot.owner}().{slot.name}"
         return slot.display
 
@@ -487,6 +521,15 @@ def _keyed_by(held: list[Held]) -> str:
     """How WG005's keys are made: ``data_ptr()`` when every address-keyed fill takes a storage's address."""
     by_address = [h.fill.how for h in held if h.fill.id_key and h.object]
     return "data_ptr()" if by_address and all("data_ptr()" in how for how in by_address) else "id()"
+
+
+def _instance_state(found: Obj, fill: Fill) -> Obj:
+    """An object an instance builds and stores through ``self.X``, where ``X`` is a class attribute, is that
+    instance's state (``self.adapters[name] = weight.to(self.device)``); but the class's one container keeps
+    it for every later instance, after its own is gone. So it counts as owned elsewhere, by the instance."""
+    if not fill.through_instance or not found.owned or found.module_held:
+        return found
+    return replace(found, owned=False, why=f"{found.why}, stored through `self` in the one container every instance shares")
 
 
 def _held_elsewhere(name: str, container: ContainerType) -> tuple[str, str]:
