@@ -22,7 +22,7 @@ PINNING = "from torch import nn\n\nnames = {}\n\n\ndef add(module: nn.Module) ->
 def fixed(text: str, newline: str = "\n", runtime: str = "flake8_weakglobals.runtime") -> str:
     """What the codemod makes of a file built around PINNING, importing the runtime from ``runtime``."""
     head = f"from torch import nn{newline}"
-    return text.replace(head, f"{head}from {runtime} import WeakIdMap{newline}", 1).replace("names = {}", "names = WeakIdMap()")
+    return text.replace(head, f"{head}from {runtime} import WeakIdMap as _WeakIdMap{newline}", 1).replace("names = {}", "names = _WeakIdMap()")
 
 
 def expected_findings(path: Path) -> set[tuple[int, str]]:

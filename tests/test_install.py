@@ -63,5 +63,5 @@ def test_weakglobals_fix_works_beside_a_users_own_fixes_package(environment: Pat
     assert done.returncode == 0, done.stdout + done.stderr
     created, fixed = done.stdout.splitlines()[:2]
     assert created.startswith("_weakglobals_runtime.py: created the vendored runtime (") and fixed == "pins.py: WG001 names"
-    assert "names = WeakIdMap()" in module.read_text()
+    assert "names = _WeakIdMap()" in module.read_text()
     assert (tmp_path / "_weakglobals_runtime.py").read_text().startswith("# Vendored by flake8-weakglobals")

@@ -22,7 +22,10 @@ from flake8_weakglobals.rules.codes import RULES
 
 PLAIN = {**os.environ, "NO_COLOR": "1"}
 PLAIN.pop("FORCE_COLOR", None)
-MODELS = "from torch import nn\n_models = []\n\n\ndef track(model: nn.Module) -> None:\n    _models.append(model)\n"
+MODELS = (
+    "import pickle\nfrom torch import nn\n_models = []\n\n\ndef track(model: nn.Module) -> None:\n    _models.append(model)\n"
+    "\n\ndef save(path: str) -> None:\n    pickle.dump(_models, open(path, \"wb\"))\n"  # a weak list cannot be pickled: never rewritten
+)
 UNICODE = "from torch import nn\nö = '😀'; names = {}\ndef add(m: nn.Module):\n    names[m] = 1\n"  # 13 bytes, 9 characters, 10 UTF-16 units before `names`
 
 
@@ -32,7 +35,7 @@ def weakglobals(*arguments: str, cwd: Path, stdin: Optional[str] = None, env: Op
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """Two fixable WG001 maps, WG006 caches, a WG002 list (never rewritten), a non-ASCII line, a name GitHub
+    """Two fixable WG001 maps, WG006 caches, a WG002 list (pickled, so never rewritten), a non-ASCII line, a name GitHub
     must escape, and a file that does not parse."""
     (tmp_path / "pins.py").write_text(PINNING + "other = {}\n\n\ndef more(module: nn.Module) -> None:\n    other[module] = 2\n")
     shutil.copyfile(LINT_FIXTURES / "WG006.py", tmp_path / "caches.py")
@@ -53,7 +56,7 @@ def test_every_format_reports_the_same_findings(project: Path) -> None:
     assert all(set(item) == {"code", "path", "line", "column", "name", "message", "evidence_line", "fixable", "fix_reason"} for item in listed)
     by_name = {item["name"]: item for item in listed}
     assert by_name["names"]["fixable"] is True and by_name["names"]["fix_reason"] is None
-    assert by_name["_models"]["fixable"] is False and "order" in by_name["_models"]["fix_reason"]
+    assert by_name["_models"]["fixable"] is False and "pickle.dump" in by_name["_models"]["fix_reason"]
     assert by_name["names"]["message"].startswith("module-level dict `names` is keyed by nn.Module objects")
 
     grouped = weakglobals("--output-format", "grouped", ".", cwd=project).stdout.split("\n\n")

@@ -68,7 +68,7 @@ def test_a_user_repository_through_four_runs(tmp_path: Path, environment: dict[s
     assert first.returncode == 1, first.stdout + first.stderr
     shown = "".join(line for line in first.stdout.splitlines(keepends=True) if not line.startswith("[INFO]"))
     assert "$ pre-commit run --all-files\n" + shown.rstrip() == readme_block("$ pre-commit run --all-files\n").rstrip()
-    assert "module_names = WeakIdMap()" in (project / "pins.py").read_text()
+    assert "module_names = _WeakIdMap()" in (project / "pins.py").read_text()
     assert (project / "_weakglobals_runtime.py").exists()
 
     run("git", "add", "-A", cwd=project, environment=environment)

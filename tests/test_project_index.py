@@ -122,5 +122,5 @@ def test_the_codemod_refuses_a_container_another_module_uses_unsafely(tmp_path: 
     assert "pkg/state.py: WG001 names" in fixed.stdout
     assert "WG001 registry left as is: `pkg/use.py` line 17 uses it as `pickle.dumps(state.registry)`" in fixed.stdout
     state = (project / "pkg" / "state.py").read_text()
-    assert "names = WeakIdMap()" in state and "registry = {}" in state
+    assert "names = _WeakIdMap()" in state and "registry = {}" in state
     assert run_program() == before  # the differential check: the program does what it did

@@ -23,8 +23,15 @@ EXPECTED = {
         ("_subclasses/fake_tensor.py", 197, "WG004"),
         ("_utils.py", 276, "WG002"),
         ("ao/quantization/fx/utils.py", 250, "WG006"),
+        # false: pushed in LocalTensorMode.__enter__ and popped in its __exit__, through a getter the analysis
+        # does not follow, so only the annotation speaks
+        ("distributed/_local_tensor/__init__.py", 1190, "WG002"),
+        # true, minor: popped at the end of each coalescing block, but not in a finally, so a block that
+        # raises leaves its ops (and their tensors) in the map
+        ("distributed/distributed_c10d.py", 685, "WG008"),
         ("distributed/tensor/_collective_utils.py", 322, "WG006"),  # keyed by DeviceMesh, which holds its rank tensor
-        ("distributed/tensor/_redistribute.py", 639, "WG008"),  # the planner holds the mesh its weakref key names
+        # no longer reported (a recall loss): _redistribute.py's _planner_cache keeps planners it builds itself,
+        # and a value built in the fill counts as the map's own, though each planner holds the caller's mesh
         ("distributed/tensor/debug/_op_coverage.py", 15, "WG002"),
     },
     "deepspeed": {
@@ -98,6 +105,8 @@ def test_the_codemod_on_every_flagged_file_compiles_converges_and_adds_no_pyflak
     changed = {path.relative_to(tmp_path).as_posix() for path, text in originals.items() if path.read_text() != text}
     assert changed == {
         "deepspeed/utils/debug.py",
+        "deepspeed/runtime/zero/parameter_offload.py",  # FWD_MODULE_STACK becomes a WeakIdList
+        "torch/_utils.py",  # _sparse_tensors_to_validate becomes a WeakIdList: each tensor is returned to the unpickler
         # WG006: `Module` comes through a star import of the installed deepspeed, which the index now reads
         "deepspeed/runtime/zero/partitioned_param_coordinator.py",
         "torch/_subclasses/fake_tensor.py",

@@ -29,7 +29,7 @@ _ANNOTATION = re.compile(r" <[a-z_]+>")
 class Described(NamedTuple):
     """A chain written out: the whole path, its container (everything before its first item: ``[...]``,
     ``{...}``, `` -> <...>``), which object of the chain that container is, and whether the first item is a
-    string key (``REGISTRY['bert']``: a map keyed by names, which the linter leaves alone by design)."""
+    string key (``REGISTRY['bert']``: a map keyed by names, which WG008 reports only with evidence about its values)."""
 
     path: str
     container: str

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Optional
 
 ISSUES = "https://github.com/flake8-weakglobals/flake8-weakglobals/issues"
-BY_NAME = "keyed by name: the linter does not report maps keyed by names, by design"
+BY_NAME = "keyed by name: WG008 reports such a map only where it can show the values are modules or tensors"
 SHOWN = 3  # pins listed per container; the rest are summed up
 
 
@@ -80,8 +80,8 @@ class Container:
 
     @property
     def by_name(self) -> bool:
-        """A map keyed by names (every pin under a string key): the linter reports maps keyed by the objects
-        themselves and leaves these alone on purpose, so such a container is no miss of its rules."""
+        """A map keyed by names (every pin under a string key): the key rules leave these alone on purpose, and
+        WG008 needs evidence that the values are framework objects, so such a container is no miss to report."""
         return all(pin.by_name for pin in self.pins)
 
     @property

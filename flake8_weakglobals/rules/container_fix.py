@@ -139,7 +139,8 @@ class FixSafety:
             return alone
         tupled = next((h for h in held if h.in_tuple), None)
         if tupled is not None:
-            return f"it is keyed by tuples (line {tupled.fill.line}), which cannot be weakly referenced"
+            how = "it is keyed by tuples" if kind.keyed else "it holds them inside tuples or lists"
+            return f"{how} (line {tupled.fill.line}), which cannot be weakly referenced"
         for h in held:
             holding = _key_reference(h.fill.member) or _pair_reference(h.fill.member)
             if holding is not None:
