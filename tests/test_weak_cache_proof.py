@@ -71,7 +71,7 @@ def variants(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         (root / name / "rotary.py").write_text(ROTARY)
     done = subprocess.run([sys.executable, "-m", "fixes.apply", "rewritten"], cwd=root, capture_output=True, text=True)
     assert "rewritten/rotary.py: WG006 RotaryEmbedding.forward" in done.stdout, done.stdout + done.stderr
-    assert "@weak_lru_cache(maxsize=None)" in (root / "rewritten" / "rotary.py").read_text()
+    assert "@_weak_lru_cache(maxsize=None)" in (root / "rewritten" / "rotary.py").read_text()
     return {name: root / name for name in ("original", "rewritten")}
 
 
@@ -109,7 +109,7 @@ def test_torch_assert_and_get_unique_device_fixed_on_a_copy_still_works(tmp_path
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "fx_utils_rewritten.py: WG006 assert_and_get_unique_device" in done.stdout
-    assert "@weak_cache\ndef assert_and_get_unique_device" in copy.read_text()
+    assert "@_weak_cache\ndef assert_and_get_unique_device" in copy.read_text()
 
     fixed = import_copy(copy, "torch.ao.quantization.fx._weakglobals_rewritten_utils")
     try:
