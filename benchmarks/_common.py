@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
-from typing import Callable
+from types import ModuleType
+from typing import Callable, Optional
 
 
 def installed_package(name: str) -> Path:
@@ -23,3 +27,20 @@ def timed(run: Callable[[], object]) -> float:
 def best(run: Callable[[], object], repeat: int = 3) -> float:
     """The fastest of ``repeat`` runs, in seconds: the least disturbed by the rest of the machine."""
     return min(timed(run) for _ in range(repeat))
+
+
+def one_file_runtime(revision: str) -> Optional[ModuleType]:
+    """The one-file runtime (``flake8_weakglobals/runtime.py``) of commit ``revision``, loaded from git as
+    ``runtime_before``, so that a benchmark times it beside today's in one run; None when git cannot show it."""
+    done = subprocess.run(["git", "show", f"{revision}:flake8_weakglobals/runtime.py"], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[1])
+    if done.returncode != 0:
+        return None
+    path = Path(tempfile.mkdtemp()) / "runtime_before.py"
+    path.write_text(done.stdout)
+    spec = importlib.util.spec_from_file_location("runtime_before", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["runtime_before"] = module
+    spec.loader.exec_module(module)
+    return module

@@ -14,38 +14,21 @@ from __future__ import annotations
 import argparse
 import functools
 import gc
-import importlib.util
-import subprocess
 import sys
-import tempfile
 import time
 import tracemalloc
-from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
 import torch
 from torch import nn
 
+from _common import one_file_runtime
 from flake8_weakglobals.runtime import weak_lru_cache
 
 COUNT, ROUNDS = 10_000, 7  # --quick: 200, 1 (a smoke run, not a measurement)
 CPU = torch.device("cpu")
 
 
-def load_before(revision: str) -> Optional[Callable[..., Any]]:
-    """``weak_lru_cache`` of the one-file runtime at ``revision``."""
-    done = subprocess.run(["git", "show", f"{revision}:flake8_weakglobals/runtime.py"], capture_output=True, text=True,
-                          cwd=Path(__file__).resolve().parents[1])
-    if done.returncode != 0:
-        return None
-    path = Path(tempfile.mkdtemp()) / "runtime_before.py"
-    path.write_text(done.stdout)
-    spec = importlib.util.spec_from_file_location("runtime_before", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["runtime_before"] = module
-    spec.loader.exec_module(module)
-    return module.weak_lru_cache  # type: ignore[no-any-return]
 
 
 def module_class(cache: Callable[..., Any]) -> type[nn.Module]:
@@ -145,7 +128,7 @@ def main() -> None:
     arguments = parser.parse_args()
     count, rounds = (200, 1) if arguments.quick else (COUNT, ROUNDS)
     CACHES: dict[str, Callable[..., Any]] = {"functools.lru_cache": functools.lru_cache, "weak_lru_cache": weak_lru_cache}
-    before = load_before(arguments.before)
+    before = getattr(one_file_runtime(arguments.before), "weak_lru_cache", None)
     if before is not None:
         CACHES["weak_lru_cache (before)"] = before
     print(f"Python {sys.version.split()[0]}, torch {torch.__version__}, {count:,} calls per round, best of {rounds}")

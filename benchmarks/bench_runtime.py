@@ -36,6 +36,7 @@ import torch
 from torch import nn
 from torch.utils.weak import WeakIdKeyDictionary
 
+from _common import one_file_runtime
 from flake8_weakglobals.runtime import WeakIdMap
 
 BEFORE = ["15bd3bc"]  # the revision of ``--before``, for the memory subprocesses
@@ -44,20 +45,6 @@ COMPILED_SIZES, COMPILED_CALLS = (1, 1_000, 10_000), 500  # --quick: (1, 300), 2
 OPERATIONS = ("insert", "lookup hit", "lookup miss", "in", "delete", "iteration", "clear")
 
 
-def load_runtime_before(revision: str) -> Optional[type]:
-    """``WeakIdMap`` of the one-file runtime at ``revision`` (for ratios before and after, in one run)."""
-    done = subprocess.run(["git", "show", f"{revision}:flake8_weakglobals/runtime.py"], capture_output=True, text=True,
-                          cwd=Path(__file__).resolve().parents[1])
-    if done.returncode != 0:
-        return None
-    path = Path(tempfile.mkdtemp()) / "runtime_before.py"
-    path.write_text(done.stdout)
-    spec = importlib.util.spec_from_file_location("runtime_before", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["runtime_before"] = module
-    spec.loader.exec_module(module)
-    return module.WeakIdMap  # type: ignore[no-any-return]
 
 
 def load_weak_id_name_map(sdists: Path) -> Optional[type]:
@@ -263,7 +250,7 @@ def main() -> None:
         "weakref.WeakKeyDictionary": weakref.WeakKeyDictionary,
         "torch WeakIdKeyDictionary": WeakIdKeyDictionary,
         "DeepSpeed 0.19.8 WeakIdNameMap": load_weak_id_name_map(arguments.sdists),
-        "WeakIdMap (before)": load_runtime_before(arguments.before),
+        "WeakIdMap (before)": getattr(one_file_runtime(arguments.before), "WeakIdMap", None),
         "WeakIdMap": WeakIdMap,
     }
     if arguments.memory:
