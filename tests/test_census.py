@@ -414,6 +414,7 @@ def test_a_name_keyed_map_is_said_to_be_out_of_the_linters_scope_not_a_miss_to_r
         "24 B  pinpkg.store.REGISTRY: 1 object; keyed by name: WG008 reports such a map only where it can show the values are modules or tensors"
     )
     assert "please report" not in result.stdout.str() and "not reported by the linter" not in result.stdout.str()
+    assert "\n1 test censused in " in result.stdout.str()  # one test, said in the singular
     result = store.runpytest_subprocess("--weakglobals", "-p", "no:cacheprovider", "-k", "log")  # a real miss still asks
     summary = census_summary(result)
     assert "80 B  pinpkg.store.LOG: 1 object; not reported by the linter" in [line.strip() for line in summary]

@@ -234,7 +234,7 @@ class CensusPlugin:
         for line in Report(self.census.packages, self.pins, self.not_censused).lines():
             terminalreporter.write_line(line)
         per_test = f" ({self.seconds / self.tests * 1000:.0f} ms per test)" if self.tests else ""
-        terminalreporter.write_line(f"{self.tests} tests censused in {self.seconds:.1f} s{per_test}; {NOT_WALKED}")
+        terminalreporter.write_line(f"{self.tests} test{'' if self.tests == 1 else 's'} censused in {self.seconds:.1f} s{per_test}; {NOT_WALKED}")
 
 
 def _fail(report: pytest.TestReport, text: str) -> None:
