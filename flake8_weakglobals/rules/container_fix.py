@@ -52,9 +52,22 @@ _HOLDING_CALLS = frozenset({"partial", "tuple", "list", "set", "frozenset", "dic
 #: Calls that may see a module-level instance without taking the container it holds anywhere.
 _HOLDER_SAFE_CALLS = frozenset(f"builtins.{name}" for name in "print len id repr str isinstance hasattr callable".split())
 _ORDERED_MAPS = frozenset({"collections.OrderedDict", "typing.OrderedDict"})
-#: A deque equals no list and prints as ``deque([...])``, and its ``+`` and ``*`` build deques: WeakIdList
-#: is a list in all three.
 _DEQUES = frozenset({"collections.deque", "typing.Deque"})
+#: Containers whose own behaviour the runtime does not copy, and the uses that would show the difference: an
+#: OrderedDict compares by order, prints as one and its ``|`` builds one; a deque equals no list, prints as
+#: one and its ``+``/``*`` build deques. ``(use recorded in SlotUses, reason)``, the first use found wins.
+_BEHAVIOUR_THE_RUNTIME_DOES_NOT_COPY: tuple[tuple[frozenset[str], tuple[tuple[str, str], ...]], ...] = (
+    (_ORDERED_MAPS, (
+        ("equalities", "it is compared with `==` (line {line}), which is order-sensitive for an OrderedDict"),
+        ("printed", "it is printed (line {line}), and an OrderedDict prints as one, which WeakIdMap does not"),
+        ("operators", "it is an operand (line {line}), and an OrderedDict's `|` builds an OrderedDict, WeakIdMap's a dict"),
+    )),
+    (_DEQUES, (
+        ("equalities", "it is compared with `==` (line {line}), and a deque equals no list, which WeakIdList does"),
+        ("printed", "it is printed (line {line}), and a deque prints as one, which WeakIdList does not"),
+        ("operators", "it is an operand (line {line}), and a deque's `+` and `*` build deques, WeakIdList's lists"),
+    )),
+)
 #: ``WeakSet`` methods that build another ``WeakSet``; the fix's build a plain set (as ``|`` does).
 _NEW_WEAK_SET_METHODS = frozenset({"union", "intersection", "difference", "symmetric_difference"})
 #: What reads a module's or a class's namespace whole (``globals()``, ``vars(cls)``, ``C.__dict__``).
@@ -114,20 +127,13 @@ class FixSafety:
                 f"it is a defaultdict without a default factory (line {unnamed.target.lineno}), printed (line {uses.printed[0]}) "
                 "as `defaultdict(None, {...})`, which WeakIdMap prints as a dict"
             )
-        ordered = next((d for d in containers if d.constructor and d.constructor.callee in _ORDERED_MAPS), None)
-        if ordered is not None and uses.equalities:
-            return f"it is compared with `==` (line {uses.equalities[0]}), which is order-sensitive for an OrderedDict"
-        if ordered is not None and uses.printed:
-            return f"it is printed (line {uses.printed[0]}), and an OrderedDict prints as one, which WeakIdMap does not"
-        if ordered is not None and uses.operators:
-            return f"it is an operand (line {uses.operators[0]}), and an OrderedDict's `|` builds an OrderedDict, WeakIdMap's a dict"
-        queue = next((d for d in containers if d.constructor and d.constructor.callee in _DEQUES), None)
-        if queue is not None and uses.equalities:
-            return f"it is compared with `==` (line {uses.equalities[0]}), and a deque equals no list, which WeakIdList does"
-        if queue is not None and uses.printed:
-            return f"it is printed (line {uses.printed[0]}), and a deque prints as one, which WeakIdList does not"
-        if queue is not None and uses.operators:
-            return f"it is an operand (line {uses.operators[0]}), and a deque's `+` and `*` build deques, WeakIdList's lists"
+        for callees, refusals in _BEHAVIOUR_THE_RUNTIME_DOES_NOT_COPY:
+            if not any(d.constructor and d.constructor.callee in callees for d in containers):
+                continue
+            for use, reason in refusals:
+                lines = getattr(uses, use)
+                if lines:
+                    return reason.format(line=lines[0])
         owned = next((h for h in held if h.object is not None and h.object.owned and code != "WG004"), None)
         if owned is not None:
             return (
