@@ -377,13 +377,27 @@ def part_names() -> dict[str, tuple[str, ...]]:
     return names
 
 
+@functools.lru_cache(maxsize=None)
+def _parts_used_by(part: str) -> frozenset[str]:
+    """The other parts ``part`` imports (``from .maps import WeakIdMap``), read from its source."""
+    tree = ast.parse(_part_sources()[part])
+    return frozenset(node.module for node in tree.body if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module)
+
+
 def parts_for(names: Iterable[str]) -> tuple[str, ...]:
-    """The parts that define ``names`` (and ``core``, which every part uses), in assembly order."""
+    """The parts that define ``names``, the parts those build on, and ``core`` (which every part uses), in
+    assembly order (a part comes after the parts it builds on)."""
     wanted = set(names)
     unknown = wanted - {name for defined in part_names().values() for name in defined}
     if unknown:
         raise ValueError(f"not in the runtime: {', '.join(sorted(unknown))}")
-    return tuple(part for part, defined in part_names().items() if part == "core" or wanted & set(defined))
+    chosen = {part for part, defined in part_names().items() if part == "core" or wanted & set(defined)}
+    pending = list(chosen)
+    while pending:
+        for used in _parts_used_by(pending.pop()) - chosen:
+            chosen.add(used)
+            pending.append(used)
+    return tuple(part for part in part_names() if part in chosen)
 
 
 def copied_parts(text: str) -> tuple[str, ...]:

@@ -1,11 +1,12 @@
 """The runtime that fixed code imports: a dict, a set, a list and a cache that never keep torch modules,
 parameters or tensors alive, and otherwise behave as the containers they replace.
 
-Stdlib only (Python 3.9+). Each part is a module of its own, importing nothing but the standard library and
-``core`` (the decision of what is held weakly), so that ``python -m fixes.apply`` vendors only the parts a
+Stdlib only (Python 3.9+). Each part is a module of its own, importing nothing but the standard library,
+``core`` (the decision of what is held weakly) and the parts it builds on, so that ``python -m fixes.apply`` vendors only the parts a
 project's fixed files use, assembled into one file (``fixes/vendor.py``):
 
 - ``maps``: ``WeakIdMap`` (a dict, a defaultdict) and ``StrictWeakIdMap`` (a ``WeakKeyDictionary``);
+- ``values``: ``WeakValueMap`` (a dict from names to modules or tensors; built on ``maps``);
 - ``sets``: ``WeakIdSet`` and ``StrictWeakIdSet`` (a ``WeakSet``);
 - ``lists``: ``WeakIdList``;
 - ``caches``: ``weak_lru_cache`` and ``weak_cache`` (``functools.lru_cache`` and ``functools.cache``).
@@ -18,15 +19,17 @@ from .caches import CacheInfo, weak_cache, weak_lru_cache, weak_shared_cache, we
 from .lists import WeakIdList
 from .maps import StrictWeakIdMap, WeakIdMap
 from .sets import StrictWeakIdSet, WeakIdSet
+from .values import WeakValueMap
 
 #: The parts, in the order a vendored copy assembles them (``core`` first: the others use it).
-PARTS = ("core", "maps", "sets", "lists", "caches")
+PARTS = ("core", "maps", "values", "sets", "lists", "caches")
 __all__ = [
     "StrictWeakIdMap",
     "StrictWeakIdSet",
     "WeakIdList",
     "WeakIdMap",
     "WeakIdSet",
+    "WeakValueMap",
     "weak_cache",
     "weak_lru_cache",
     "weak_shared_cache",
