@@ -31,7 +31,7 @@ def build_parser(prog: str = "weakglobals-fix") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Rewrite module- and class-level containers that pin modules, parameters and tensors "
-        "into weak containers and caches: WeakIdMap, WeakIdSet, WeakIdList, weak_lru_cache (flake8-weakglobals).",
+        "into weak containers and caches: WeakIdMap, WeakValueMap, WeakIdSet, WeakIdList, weak_lru_cache (flake8-weakglobals).",
         epilog="Exit codes: 0 nothing left to do; 1 changes needed (--check/--diff) or findings left to fix "
         "by hand; 2 usage errors or files that could not be read, parsed or rewritten; 130 interrupted (files "
         "already written are complete, the others unchanged).",

@@ -34,7 +34,7 @@ ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 GC_LINE = re.compile(r"^\[gc\] (?P<label>[^:]*): (?P<value>.*)$")
 LEFT = re.compile(r"^(?P<path>.*?):\d+:\d+: (?P<code>WG\d{3}) (?P<name>\S+) left as is: (?P<reason>.*)$")
 ERROR = re.compile(r"^(?P<path>.*?):\d+: (?P<message>.*)$")
-RUNTIME_NAMES = ("WeakIdMap", "WeakIdSet")
+RUNTIME_NAMES = ("WeakIdMap", "WeakIdSet", "WeakValueMap")
 
 
 def environment() -> dict[str, str]:

@@ -266,3 +266,47 @@ def test_a_data_ptr_key_is_id_like_and_never_unwrapped() -> None:
     code, reason = decide("def g(t: torch.Tensor):\n    names[t.data_ptr()] = t.sum()\n")
     assert code == "WG005"
     assert reason == "it is keyed by `t.data_ptr()`, which every view of the storage shares (line 8)"
+
+
+@pytest.mark.parametrize(
+    "fill",
+    [
+        "def g(name: str, m: nn.Module):\n    names[name] = m\n",
+        "class Block(nn.Module):\n    def __init__(self, prefix: str):\n        super().__init__()\n        names[prefix] = self\n",
+        "def g(model: nn.Module):\n    for n, m in model.named_modules():\n        names[n] = m\n",
+        "def g(model: nn.Module):\n    for n, p in model.named_parameters():\n        names[n] = p\n    names[0] = 'a name is held as a dict holds it'\n",
+        "def g(m: nn.Module):\n    kept = m\n    names['m'] = kept\n",
+        "def g(model: nn.Module):\n    names.update({n: m for n, m in model.named_modules()})\n",
+    ],
+)
+def test_a_registry_of_values_owned_elsewhere_becomes_a_weak_value_map(fill: str) -> None:
+    source = HEAD + fill
+    finding = next(f for f in analyze(ast.parse(source), source) if f.name == "names")
+    assert (finding.code, finding.fix_reason, finding.runtime_names) == ("WG008", None, frozenset({"WeakValueMap"}))
+
+
+@pytest.mark.parametrize(
+    ("fill", "reason"),
+    [
+        ("def g(name: str, m: nn.Module):\n    names[name] = (m, name)\n", "cannot be weakly referenced"),
+        ("def g(name: str, m: nn.Module):\n    names[name] = m\ng('relu', nn.ReLU())\n", "which the call at line 9 builds right there"),
+        (
+            "class Backend(nn.Module):\n    def __init__(self, name: str):\n        super().__init__()\n        names[name] = self\n"
+            "Backend('cpu')\n",
+            "`Backend('cpu')` (line 11) builds one that nothing else keeps",
+        ),
+        (
+            "class Base(nn.Module):\n    def __init__(self, name: str):\n        super().__init__()\n        names[name] = self\n"
+            "class Cpu(Base):\n    pass\nCpu('cpu')\n",
+            "`Cpu('cpu')` (line 13) builds one that nothing else keeps",
+        ),
+        ("def g(name: str, m: nn.Module):\n    names[name] = m\n    names[name + '!'] = copy.deepcopy(m)\n", "which the fill builds"),
+        ("def g(name: str, m: nn.Module):\n    names[name] = m\n    spare = make(m)\n    names[name + '!'] = spare\n", "a local bound to `make(m)`"),
+        ("def g(name: str, m: nn.Module, other: dict):\n    names[name] = m\n    names.update(other)\n", "whose values the fix cannot see"),
+        ("names = collections.defaultdict(lambda: None)\ndef g(name: str, m: nn.Module):\n    names[name] = m\n", "it is a defaultdict"),
+        ("def g(name: str, m: nn.Module):\n    names[name] = m\n    return copy.deepcopy(names)\n", "it is deep-copied"),
+    ],
+)
+def test_a_registry_that_may_own_its_values_is_refused_with_the_reason(fill: str, reason: str) -> None:
+    code, why = decide(fill)
+    assert code == "WG008" and reason in why, why

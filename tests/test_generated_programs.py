@@ -50,8 +50,8 @@ def fixable(text: str, tree: ast.Module) -> list[Finding]:
 
 
 #: Rules whose findings the codemod leaves to a human: a workspace (the container is its objects' only
-#: owner), value registries (no weak-value fix yet), finalizers that hold their object (a new callback).
-NEVER_FIXED = {"WG007", "WG008", "WG009"}
+#: owner), finalizers that hold their object (a new callback).
+NEVER_FIXED = {"WG007", "WG009"}
 #: One program per rule, each drawn through the same property as the generated ones: which rules a random
 #: (or derandomized) draw reaches changes with the hypothesis release, so the coverage check rests on these.
 RULE_EXAMPLES = {

@@ -35,26 +35,27 @@ class SoleOwner:
         self.survey = survey
         self.evidence = evidence
 
-    def why(self, held: list[Held]) -> Optional[str]:
-        """The first fill whose key only the container would keep, in words, or None."""
+    def why(self, held: list[Held], role: str = "it is keyed by") -> Optional[str]:
+        """The first fill whose key only the container would keep, in words, or None. ``role`` says what the
+        member is to the container (WG008's fix asks about the values it stores: ``"it stores"``)."""
         for h in held:
             member, line = h.fill.member, h.fill.line
             passed = self._built_by_a_caller(member)
             if passed is not None:
                 return (
-                    f"it is keyed by `{text(member.expr)}` (line {line}), from {passed} and nothing else refers to: "
+                    f"{role} `{text(member.expr)}` (line {line}), from {passed} and nothing else refers to: "
                     "a weak container would drop it at once"
                 )
             temporary = self._from_a_built_model(member)
             if temporary is not None:
                 return (
-                    f"it is keyed by `{text(member.expr)}` (line {line}), from {temporary}, which nothing else refers to: "
+                    f"{role} `{text(member.expr)}` (line {line}), from {temporary}, which nothing else refers to: "
                     "a weak container would drop them at once"
                 )
             fresh = self._hook_built(member)
             if fresh is not None:
                 return (
-                    f"it is keyed by `{text(member.expr)}` (line {line}), from {fresh}: a tensor built for the call that nothing "
+                    f"{role} `{text(member.expr)}` (line {line}), from {fresh}: a tensor built for the call that nothing "
                     "else keeps, which a weak container would drop once the call returns"
                 )
             kept = self._registered_and_forgotten(member, h.fill.line)

@@ -77,7 +77,7 @@ class Passing:
         elif qualified.startswith(SERIALIZER_PREFIXES):
             uses.blockers.append((line, f"{where}it is serialized with `{text(callee)}()`"))
         elif qualified == "copy.deepcopy":
-            uses.blockers.append((line, f"{where}it is deep-copied: the copy's keys would be new objects that only the copy refers to"))
+            uses.blockers.append((line, f"{where}it is deep-copied: the copy would hold new objects (its keys, or its values) that only the copy refers to"))
         elif qualified.startswith(_UNBOUND_METHOD_PREFIXES):
             uses.blockers.append((line, f"{where}`{text(callee)}()` is called on it, which needs a real {qualified.split('.')[-2]}"))
         elif qualified in _KEY_FREE_CALLS or (isinstance(callee, ast.Attribute) and (callee.attr in _LOGGING_METHODS or _string_format(callee))):

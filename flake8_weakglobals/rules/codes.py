@@ -114,7 +114,7 @@ def advice(finding: Finding) -> str:
         how = "pass only what the cleanup needs, never the object or its bound methods"
     elif code == "WG008":
         why = f"its values stay alive {'as long as the class exists' if finding.scope == 'class' else 'for the life of the process'}"
-        how = "hold them weakly (weakref.WeakValueDictionary), or remove each entry when its object is done"
+        how = "hold them in a WeakValueMap, which drops an entry when its value is collected"
     else:
         why = f"it keeps them alive {'as long as the class exists' if finding.scope == 'class' else 'for the life of the process'}"
         if finding.kind in _MAPS:

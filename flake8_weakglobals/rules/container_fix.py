@@ -24,6 +24,7 @@ from ..syntax.container_expressions import Constructor, ContainerType, Member, r
 from ..syntax.qualified_names import Names, is_our_runtime
 from ..syntax.scopes import function_parameters
 from .findings import Edit, EditKind, Span
+from .value_fix import ValueFixSafety
 
 MAP_API = frozenset(
     "get setdefault pop popitem update clear keys values items copy fromkeys default_factory".split()
@@ -84,18 +85,18 @@ class FixSafety:
         self.survey = survey
         self.evidence = evidence
         self.sole_owner = SoleOwner(survey, evidence)
+        self.values = ValueFixSafety(survey, evidence, self.sole_owner)
 
     def why_not_fixable(self, uses: SlotUses, containers: list[Definition], held: list[Held], code: str) -> Optional[str]:
         """The first reason the codemod must leave this container alone, or None."""
         if code == "WG007":
             return "it is a workspace of objects it builds itself; a weak container would drop them at once"
-        if code == "WG008":
-            return "it holds them as values, and WeakIdMap weakens keys, not values"
         types = {d.constructor.type for d in containers if d.constructor}
         if len({t.runtime_name for t in types}) > 1:
             return "it is bound to different kinds of container"
+        runtime = runtime_class(next(iter(types)), code)
         for definition in containers:
-            outcome = constructor_edit(definition.constructor)  # type: ignore[arg-type]
+            outcome = constructor_edit(definition.constructor, runtime)  # type: ignore[arg-type]
             if isinstance(outcome, str):
                 return f"{outcome} (line {definition.target.lineno})"
         unknown = next((d for d in uses.definitions if d.constructor is None), None)
@@ -116,7 +117,7 @@ class FixSafety:
         api = MAP_API if kind.keyed else LIST_API if kind is ContainerType.SEQUENCE else SET_API
         unsupported = next(((line, method) for line, method in uses.methods if method not in api), None)
         if unsupported is not None:
-            return f"it uses `.{unsupported[1]}`, which {next(iter(types)).runtime_name} does not provide (line {unsupported[0]})"
+            return f"it uses `.{unsupported[1]}`, which {runtime} does not provide (line {unsupported[0]})"
         if code == "WG004":
             reason = _why_not_weak_fixable(uses, next(iter(types)).value)
             if reason is not None:
@@ -134,6 +135,8 @@ class FixSafety:
                 lines = getattr(uses, use)
                 if lines:
                     return reason.format(line=lines[0])
+        if code == "WG008":
+            return self.values.why_not(containers, held) or self._runtime_name_taken(runtime)
         owned = next((h for h in held if h.object is not None and h.object.owned and code != "WG004"), None)
         if owned is not None:
             return (
@@ -155,7 +158,10 @@ class FixSafety:
             reason = self._why_not_id_fixable(uses, held)
             if reason is not None:
                 return reason
-        runtime = next(iter(types)).runtime_name
+        return self._runtime_name_taken(runtime)
+
+    def _runtime_name_taken(self, runtime: Optional[str]) -> Optional[str]:
+        """The fix imports ``runtime`` by name: a module with its own thing of that name keeps it."""
         if runtime and self.survey.names.defines(runtime):
             return f"this module already defines its own `{runtime}`"
         origin = self.survey.names.imported_from(runtime) if runtime else None
@@ -404,9 +410,18 @@ def _detaches(value: ast.expr) -> bool:
 # The edits of a fix the checks above allow: the container's constructor and its annotations.
 
 
-def constructor_edit(constructor: Constructor) -> Union[Edit, str]:
-    """The edit that turns ``constructor`` into the runtime, or why there is none."""
-    node, target = constructor.node, constructor.type.runtime_name
+def runtime_class(container: ContainerType, code: str) -> Optional[str]:
+    """The runtime class a finding's fix builds: a map whose values pin (WG008) becomes a ``WeakValueMap``,
+    any other container its type's counterpart."""
+    if code == "WG008" and container in (ContainerType.MAP, ContainerType.DEFAULT_MAP):
+        return "WeakValueMap"
+    return container.runtime_name
+
+
+def constructor_edit(constructor: Constructor, target: Optional[str] = None) -> Union[Edit, str]:
+    """The edit that turns ``constructor`` into the runtime (``target``, else its type's counterpart), or why
+    there is none."""
+    node, target = constructor.node, target or constructor.type.runtime_name
     if target is None:
         return f"`{constructor.word}` has no counterpart in the runtime"
     if isinstance(node, (ast.Dict, ast.DictComp, ast.Set, ast.SetComp, ast.List, ast.ListComp)):
@@ -432,6 +447,10 @@ _GENERICS = {
     "WeakIdList": {
         "typing.List", "builtins.list", "typing.MutableSequence", "collections.abc.MutableSequence", "typing.Deque",
         "collections.deque",
+    },
+    "WeakValueMap": {
+        "typing.Dict", "builtins.dict", "typing.DefaultDict", "collections.defaultdict", "typing.OrderedDict",
+        "collections.OrderedDict", "typing.MutableMapping", "collections.abc.MutableMapping",
     },
     "StrictWeakIdMap": {"weakref.WeakKeyDictionary", "typing.MutableMapping", "collections.abc.MutableMapping"},
     "StrictWeakIdSet": {"weakref.WeakSet", "typing.MutableSet", "collections.abc.MutableSet"},

@@ -21,7 +21,7 @@ from ..analysis.survey import KeptArgument, Survey
 from ..analysis.uses import id_argument
 from ..syntax.container_expressions import ContainerType, Member, initial_members, root_name
 from . import codes
-from .container_fix import FixSafety, annotation_edits, constructor_edit
+from .container_fix import FixSafety, annotation_edits, constructor_edit, runtime_class
 from .findings import Edit, EditKind, Evidence as Proof, Finding, Span
 
 #: The rule pages of WG001-WG005 and WG007, one entry per code: ``weakglobals --explain``, the SARIF rule help and
@@ -129,9 +129,17 @@ names, numbers or anything else that is no framework object.*
   side channel (`_STORE["kv"] = key_states`) keeps the last call's tensors until the next one.
 - **Example**: `_LAYERS = {}` with `_LAYERS[name] = self` in `nn.Module.__init__`; `{name: module for name,
   module in model.named_modules()}`.
-- **Fix**: none automatic yet. Hold the values weakly (`weakref.WeakValueDictionary` works with tensors:
-  it never compares its values), or remove each entry when its object is done.
-- **Fix safety**: not applicable.
+- **Fix**: the map becomes a `WeakValueMap`, a dict whose entry goes when its value is collected (keys,
+  and values that are not identity-compared objects, are held as a dict holds them). Prefer it to
+  `weakref.WeakValueDictionary`, which raises for an `int` or `str` value and prints and combines (`|`) as
+  itself.
+- **Fix safety**: only where every value the map is filled with is owned elsewhere: `self`, a parameter, a
+  loop's element (`for name, m in model.named_modules()`), a global, an attribute or item of one of those,
+  or a local bound to one. Refused, with the reason: a value the fill builds (`Wrapper(self)`, a tuple,
+  `t.detach()`), a caller that builds the object in the call (`register("relu", nn.ReLU())`), a class
+  whose instances register themselves while this module builds one as a bare statement (`Backend("cpu")`),
+  a `defaultdict` (its factory's values would be the map's alone), and a fill with pairs the fix cannot see
+  (`update(other)`); and everything refused for WG001.
 - **Known false positives**: registries meant to keep their objects for the life of the process (a model
   zoo that should never free what it loaded): silence them with `# noqa: WG008`.
 """,
@@ -189,7 +197,7 @@ class ContainerJudge:
             message=codes.container_message(code, constructor.word, place, name, kinds, evidence, _keyed_by(held)),
             fix_reason=reason,
             edits=() if reason else tuple(self._edits(uses, containers, code)),
-            runtime_names=frozenset() if reason else frozenset({constructor.type.runtime_name}),  # type: ignore[arg-type]
+            runtime_names=frozenset() if reason else frozenset({runtime_class(constructor.type, code)}),  # type: ignore[arg-type]
         )
 
     def _imported_container(self, uses: SlotUses) -> Optional[Finding]:
@@ -483,10 +491,10 @@ class ContainerJudge:
         return slot.display
 
     def _edits(self, uses: SlotUses, containers: list[Definition], code: str) -> Iterator[Edit]:
-        runtime = containers[0].constructor.type.runtime_name  # type: ignore[union-attr]
+        runtime = runtime_class(containers[0].constructor.type, code)  # type: ignore[union-attr]
         assert runtime is not None
         for definition in containers:
-            outcome = constructor_edit(definition.constructor)  # type: ignore[arg-type]
+            outcome = constructor_edit(definition.constructor, runtime)  # type: ignore[arg-type]
             assert isinstance(outcome, Edit)
             yield outcome
             for member in initial_members(definition.constructor):  # type: ignore[arg-type]

@@ -19,13 +19,12 @@ would then drop.
 from __future__ import annotations
 
 import weakref
-from typing import Any, Callable, Iterator, Optional, TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any, Optional
 
 from .core import _MISSING, _class_kind, _classify, _revived
-from .maps import WeakIdMap
+from .maps import _K, _V, WeakIdMap
 
-_K = TypeVar("_K")
-_V = TypeVar("_V")
 __all__ = ["WeakValueMap"]
 
 
