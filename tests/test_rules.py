@@ -220,3 +220,44 @@ def test_evidence_reaches_into_statements_that_never_mention_the_container() -> 
     (finding,) = analyze_source(source)
     assert (finding.line, finding.holds) == (4, ("module", "parameter"))
     assert "built by `nn.Linear(...)` at line 2" in finding.message
+
+
+GETTER = """\
+from typing import List
+from torch import nn
+
+_STACK: List[nn.Module] = []
+_SEEN = []
+
+
+def get_stack() -> List[nn.Module]:
+    return _STACK
+
+
+def get_seen():
+    return _SEEN
+
+
+class Mode(nn.Module):
+    def __enter__(self):
+        get_stack().append(self)
+        return self
+
+    def __exit__(self, *exc):
+        stack = get_stack()
+        stack.pop()
+
+
+def remember(m: nn.Module) -> None:
+    get_seen().append(m)
+"""
+
+
+def test_a_container_reached_through_a_getter_is_judged_by_what_the_getters_callers_do() -> None:
+    """``get_stack().append(self)`` in ``__enter__`` and ``get_stack().pop()`` in ``__exit__``: a stack that
+    lasts one use, no pin (its annotation alone would say modules); ``get_seen().append(m)``, never undone,
+    is a fill like any other. The fix stays refused: callers in other modules may do anything with it."""
+    findings = analyze_source(GETTER)
+    assert [(f.name, f.code) for f in findings] == [("_SEEN", "WG002")]
+    assert findings[0].evidence.line == 26  # the parameter that brings the module in
+    assert findings[0].fix_reason == "it is returned to callers the fix cannot see: `get_seen()` hands it out (line 13)"

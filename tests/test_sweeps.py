@@ -23,9 +23,9 @@ EXPECTED = {
         ("_subclasses/fake_tensor.py", 197, "WG004"),
         ("_utils.py", 276, "WG002"),
         ("ao/quantization/fx/utils.py", 250, "WG006"),
-        # false: pushed in LocalTensorMode.__enter__ and popped in its __exit__, through a getter the analysis
-        # does not follow, so only the annotation speaks
-        ("distributed/_local_tensor/__init__.py", 1190, "WG002"),
+        # no longer reported (it was false): _local_tensor's _PROCESS_LOCAL_TENSOR_MODE is pushed in
+        # LocalTensorMode.__enter__ and popped in its __exit__ through get_local_tensor_mode_list(), a getter
+        # whose calls the analysis now follows as the container
         # true, minor: popped at the end of each coalescing block, but not in a finally, so a block that
         # raises leaves its ops (and their tensors) in the map
         ("distributed/distributed_c10d.py", 685, "WG008"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import weakref
 from dataclasses import dataclass, replace
-from typing import Optional
+from typing import Callable, Optional
 
 from ..syntax.container_expressions import ContainerType, Member, classify, initial_members
 from ..syntax.mentions import Mentions
@@ -91,26 +91,53 @@ class UseClassifier:
         self.slots = SlotResolver(scopes, survey)
         self.uses: dict[Slot, SlotUses] = {}
         self.passing = Passing(scopes, survey, self.slots, weakref.WeakMethod(self._classify))  # no cycle: see ``survey``
+        self._getters: list[FunctionNode] = []  # module functions that return the container being classified
 
     def add(self, reference: ast.expr) -> None:
         slot = self.slots.resolve(reference)
         if slot is not None:
             uses = self.uses.setdefault(slot, SlotUses(slot))
-            before, reads, removals = len(uses.fills), len(uses.subscript_reads), len(uses.removals)
-            self._classify(reference, uses)
-            scope = next(self.scopes.chain(reference))
-            function = scope if isinstance(scope, FUNCTIONS) else None
-            through_instance = slot.where == "class" and function is not None and self._on_self(reference, function)
-            if len(uses.fills) > before:
-                at_import = isinstance(scope, (ast.Module, ast.ClassDef))
-                uses.fills[before:] = [
-                    replace(fill, at_import=at_import, function=function, through_instance=through_instance)
-                    for fill in uses.fills[before:]
-                ]
-            if through_instance and len(uses.subscript_reads) > reads:  # ``self.X[k].append(v)`` on a defaultdict
-                uses.subscript_reads[reads:] = [replace(fill, through_instance=True) for fill in uses.subscript_reads[reads:]]
-            if len(uses.removals) > removals and isinstance(scope, FUNCTIONS) and (scope.name == "__exit__" or self._in_finally(reference, scope)):
-                uses.undoing.add(scope)
+            self._attributed(reference, uses, lambda: self._classify(reference, uses))
+            followed: set[ast.AST] = set()
+            while self._getters:  # ``get_stack().append(self)``: each call of a getter is the container too
+                getter = self._getters.pop()
+                if getter in followed:  # a getter that returns another getter's call, or its own
+                    continue
+                followed.add(getter)
+                for call in self._calls_of(getter):
+                    self._attributed(call, uses, lambda call=call: self._followed(call, uses))
+
+    def _attributed(self, node: ast.expr, uses: SlotUses, classify: Callable[[], None]) -> None:
+        """Classify one expression that stands for the container, and tag what it added with where it is:
+        at import or in which function, through ``self``, and whether that function undoes its fills."""
+        before, reads, removals = len(uses.fills), len(uses.subscript_reads), len(uses.removals)
+        classify()
+        scope = next(self.scopes.chain(node))
+        function = scope if isinstance(scope, FUNCTIONS) else None
+        through_instance = uses.slot.where == "class" and function is not None and self._on_self(node, function)
+        if len(uses.fills) > before:
+            at_import = isinstance(scope, (ast.Module, ast.ClassDef))
+            uses.fills[before:] = [
+                replace(fill, at_import=at_import, function=function, through_instance=through_instance)
+                for fill in uses.fills[before:]
+            ]
+        if through_instance and len(uses.subscript_reads) > reads:  # ``self.X[k].append(v)`` on a defaultdict
+            uses.subscript_reads[reads:] = [replace(fill, through_instance=True) for fill in uses.subscript_reads[reads:]]
+        if len(uses.removals) > removals and isinstance(scope, FUNCTIONS) and (scope.name == "__exit__" or self._in_finally(node, scope)):
+            uses.undoing.add(scope)
+
+    def _getter(self, statement: ast.Return) -> Optional[FunctionNode]:
+        """The module-level function this ``return`` of the container is in, if it is one."""
+        scope = next(self.scopes.chain(statement))
+        return scope if isinstance(scope, FUNCTIONS) and self.survey.functions.get(scope.name) is scope else None  # type: ignore[return-value]
+
+    def _calls_of(self, getter: FunctionNode) -> list[ast.Call]:
+        """The calls ``getter()`` in this module, where its name is the module's function."""
+        return [
+            node for node in ast.walk(self.scopes.module)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == getter.name
+            and (resolved := self.scopes.resolve(node.func.id, node)) is not None and resolved[0] is self.scopes.module
+        ]
 
     def _on_self(self, reference: ast.expr, function: FunctionNode) -> bool:
         """``self.X`` in an instance method: ``self`` the method's first parameter."""
@@ -178,6 +205,11 @@ class UseClassifier:
             uses.key_uses.append((line, "a deep copy"))  # ``deepcopy((model, X))``: keyed by the copied model
         elif isinstance(parent, ast.Starred) or (isinstance(parent, ast.Dict) and node in parent.values and None in parent.keys):
             uses.key_uses.append((line, "unpacking"))  # ``f(*X)``, ``[*X]``, ``{**X}``: iterates it
+        elif isinstance(parent, ast.Return) and not self.passing.following and (getter := self._getter(parent)) is not None:
+            # The module's own calls of the getter fill and empty it, which the rules must see; callers in
+            # other modules may do anything with it, so the fix stays refused.
+            uses.blockers.append((line, f"it is returned to callers the fix cannot see: `{getter.name}()` hands it out"))
+            self._getters.append(getter)
         else:
             uses.blockers.append((line, f"{self.passing.where()}{_escape(node, parent)}"))
 
