@@ -80,7 +80,7 @@ def _outside_reason(path: Path, context: Optional[ModuleContext], finding: Findi
                 tree = ast.parse(files[other])
         except (SyntaxError, ValueError, RecursionError):
             return f"`{_shown(other)}` mentions it and cannot be parsed, so its uses cannot be checked"
-        for line, use in _unsafe_uses(tree, other_context, qualified, attribute):
+        for line, use in _unsafe_uses(tree, other_context, qualified, attribute, finding.code == "WG008"):
             return f"`{_shown(other)}` line {line} uses it as {use}, which the rewrite may change"
     return None
 
@@ -167,9 +167,12 @@ def _mentioning(scope: Path, word: str) -> Iterator[Path]:
     return (path for path, words in _words(scope).items() if word in words)
 
 
-def _unsafe_uses(tree: ast.Module, context: ModuleContext, qualified: str, attribute: Optional[str]) -> Iterator[tuple[int, str]]:
+def _unsafe_uses(
+    tree: ast.Module, context: ModuleContext, qualified: str, attribute: Optional[str], weak_values: bool = False
+) -> Iterator[tuple[int, str]]:
     """References to ``qualified`` (or, given, to any attribute named ``attribute``) in another module, and
-    each use the runtime may not honour."""
+    each use the runtime may not honour (with ``weak_values``, a ``WeakValueMap``'s fix, also each fill:
+    whether what it stores is owned elsewhere is checked only in the container's own module)."""
     names = Names()
     module, _, container = qualified.rpartition(".")
     for node in ast.walk(tree):
@@ -182,7 +185,7 @@ def _unsafe_uses(tree: ast.Module, context: ModuleContext, qualified: str, attri
     parents = {child: parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and node.attr == attribute:
-            use = _unsafe(node, parents, names)
+            use = _unsafe(node, parents, names, weak_values)
             if use is not None:
                 yield node.lineno, use
             continue
@@ -190,7 +193,7 @@ def _unsafe_uses(tree: ast.Module, context: ModuleContext, qualified: str, attri
             continue  # only the outermost of ``a.b.c``
         reference = _reference_to(node, names, context, qualified)
         if reference is not None:
-            use = _unsafe(reference, parents, names)
+            use = _unsafe(reference, parents, names, weak_values)
             if use is not None:
                 yield reference.lineno, use
 
@@ -208,8 +211,14 @@ def _reference_to(node: ast.expr, names: Names, context: ModuleContext, qualifie
         current = current.value
 
 
-def _unsafe(reference: ast.expr, parents: dict[ast.AST, ast.AST], names: Names) -> Optional[str]:
+#: What fills a map: another module's fill of a ``WeakValueMap`` may store what only the map would keep.
+_FILLING_METHODS = frozenset({"setdefault", "update", "fromkeys", "__setitem__", "__ior__"})
+
+
+def _unsafe(reference: ast.expr, parents: dict[ast.AST, ast.AST], names: Names, weak_values: bool = False) -> Optional[str]:
     parent = parents.get(reference)
+    if weak_values and _fills(reference, parent, parents):
+        return f"a fill (`{ast.unparse(parents.get(parent) or parent)[:60]}`), whose values the fix cannot check there"
     if isinstance(parent, ast.Subscript) and parent.value is reference:
         return None
     if isinstance(parent, ast.Call) and parent.func is reference:
@@ -235,6 +244,15 @@ def _unsafe(reference: ast.expr, parents: dict[ast.AST, ast.AST], names: Names) 
         return f"an assignment to `{ast.unparse(reference)}`"
     shown = parent if isinstance(parent, ast.expr) else reference
     return f"`{ast.unparse(shown)[:60]}`"
+
+
+def _fills(reference: ast.expr, parent: Optional[ast.AST], parents: dict[ast.AST, ast.AST]) -> bool:
+    """``X[k] = v``, ``X.setdefault(k, v)``, ``X.update(...)``, ``X |= ...``."""
+    if isinstance(parent, ast.Subscript) and parent.value is reference:
+        return isinstance(parent.ctx, ast.Store)
+    if isinstance(parent, ast.Attribute) and parent.attr in _FILLING_METHODS:
+        return True
+    return isinstance(parent, ast.AugAssign) and parent.target is reference
 
 
 def _shown(path: Path) -> str:

@@ -138,8 +138,8 @@ names, numbers or anything else that is no framework object.*
   or a local bound to one. Refused, with the reason: a value the fill builds (`Wrapper(self)`, a tuple,
   `t.detach()`), a caller that builds the object in the call (`register("relu", nn.ReLU())`), a class
   whose instances register themselves while this module builds one as a bare statement (`Backend("cpu")`),
-  a `defaultdict` (its factory's values would be the map's alone), and a fill with pairs the fix cannot see
-  (`update(other)`); and everything refused for WG001.
+  a `defaultdict` (its factory's values would be the map's alone), a fill with pairs the fix cannot see
+  (`update(other)`), and a fill in another module; and everything refused for WG001.
 - **Known false positives**: registries meant to keep their objects for the life of the process (a model
   zoo that should never free what it loaded): silence them with `# noqa: WG008`.
 """,
