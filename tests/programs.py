@@ -524,26 +524,16 @@ OWNED_FILLS = {
         ("helper's local", "def own_register_{n}(obj{a}):\n    {put:obj}\n\n\ndef own_{n}(model):\n    local = nn.Linear(2, 2)\n    local.label = \"local\"\n    own_register_{n}(local)"),
         ("built in the call", "def own_{n}(model):\n    {put:nn.Linear(2, 2)}"),
         ("a factory's result", "def make_extra_{n}():\n    return nn.Linear(2, 2)\n\n\ndef own_{n}(model):\n    {put:make_extra_{n}()}"),
+        ("a call's result", "def own_{n}(model):\n    {put:fresh(1)}"),  # ``fresh`` returns an item of a list it builds
     ),
     "tensors": (
         ("deepcopy", "def own_{n}(model{m}):\n    {put:copy.deepcopy(model[0].weight)}"),
         ("helper's local", "def own_register_{n}(obj{a}):\n    {put:obj}\n\n\ndef own_{n}(model):\n    local = torch.ones(3)\n    local.label = \"local\"\n    own_register_{n}(local)"),
-        # annotated: of ``t`` of no known kind the analysis cannot tell the copy is a tensor (UNREFUSED_OWNED_FILLS)
         ("detached copy kept", "def own_keep_{n}(t: torch.Tensor):\n    kept = t.detach().to(torch.float64)\n    {put:kept}\n\n\ndef own_{n}(model):\n    own_keep_{n}(model[0].weight)"),
+        ("detached copy kept, unannotated", "def own_keep_{n}(t):\n    kept = t.detach().to(torch.float64)\n    {put:kept}\n\n\ndef own_{n}(model):\n    own_keep_{n}(model[0].weight)"),
+        ("detached copy stored", "def own_{n}(model{m}):\n    {put:model[0].weight.detach().to(torch.float64)}"),
         ("built in the call", "def own_{n}(model):\n    {put:torch.zeros(3)}"),
         ("a factory's result", "def make_extra_{n}():\n    return torch.ones(2)\n\n\ndef own_{n}(model):\n    {put:make_extra_{n}()}"),
-    ),
-}
-#: Fills of objects only the container keeps that the codemod rewrites all the same (known gaps of its type
-#: inference: it does not see that ``fresh(1)`` returns a module built there, nor that ``x.detach().to(...)``
-#: of ``model[0].weight`` or of an unannotated ``t`` is a tensor): kept out of the draw, so the differential
-#: test stays green, and checked by ``test_the_codemod_refuses_what_only_the_container_keeps``, which is
-#: expected to fail (strictly) until the analysis sees them; then they move back into OWNED_FILLS.
-UNREFUSED_OWNED_FILLS = {
-    "modules": (("a call's result", "def own_{n}(model):\n    {put:fresh(1)}"),),
-    "tensors": (
-        ("detached copy stored", "def own_{n}(model{m}):\n    {put:model[0].weight.detach().to(torch.float64)}"),
-        ("detached copy kept, unannotated", "def own_keep_{n}(t):\n    kept = t.detach().to(torch.float64)\n    {put:kept}\n\n\ndef own_{n}(model):\n    own_keep_{n}(model[0].weight)"),
     ),
 }
 #: Fills of objects something else keeps (the model, a module global, the caller): the codemod may rewrite

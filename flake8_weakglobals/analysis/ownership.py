@@ -20,6 +20,24 @@ from .framework_types import ITERATION_METHODS, MODULE_HOOK_REGISTRARS
 from .survey import Survey
 
 
+#: Methods that always return a new tensor object, and those that return a tensor (a new one, or their
+#: receiver) when called on one: ``x.detach().to(torch.float64)`` is a new object whatever ``x`` is.
+_NEW_TENSOR_METHODS = frozenset({"detach", "clone"})
+_TENSOR_METHODS = frozenset(
+    "to float double half bfloat16 cpu cuda contiguous view reshape flatten requires_grad_ pin_memory type_as".split()
+) | _NEW_TENSOR_METHODS
+
+
+def _detached(node: ast.AST) -> bool:
+    """``x.detach()``, ``x.clone()``, or a chain of tensor methods on one: a new tensor object, even where
+    the analysis does not know ``x`` is a tensor (``model[0].weight``, an unannotated parameter)."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _TENSOR_METHODS:
+        if node.func.attr in _NEW_TENSOR_METHODS:
+            return True
+        node = node.func.value
+    return False
+
+
 def _function_of_a_module(call: ast.expr, survey: Survey) -> bool:
     """``factory.make_layer()``: a call through an imported module's attribute, not a method of an object."""
     if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
@@ -72,6 +90,8 @@ class SoleOwner:
         if member.shape != "item":
             return None
         key = member.expr
+        if _detached(key):
+            return f"the result of `{text(key)}`, a new tensor that nothing else refers to"
         if isinstance(key, ast.Call) and (not isinstance(key.func, ast.Attribute) or _function_of_a_module(key, self.survey)):
             found = self.evidence.of(key)
             if (isinstance(found, Obj) and not found.module_held) or self._fresh_copy(key) or self._local_factory(key):
@@ -107,8 +127,23 @@ class SoleOwner:
         returns = [n for n in ast.walk(function) if isinstance(n, ast.Return)]
         if not returns or any(n.value is None for n in returns):
             return False
-        built = [self.evidence.of(n.value) for n in returns]  # type: ignore[arg-type]
-        return all(isinstance(found, Obj) and found.owned and not found.module_held for found in built)
+        return all(self._builds(n.value, function) for n in returns)  # type: ignore[arg-type]
+
+    def _builds(self, expr: ast.expr, function: FunctionNode, depth: int = 0) -> bool:
+        """``expr`` evaluates, in ``function``, to an object built there: one the evidence sees built, a
+        copy, a detached tensor, an item of a display of built objects (``[nn.Linear(3, 4), ...][i]``), or
+        a local bound once to one of those (``layer = ...; return layer``)."""
+        found = self.evidence.of(expr)
+        if (isinstance(found, Obj) and found.owned and not found.module_held) or self._fresh_copy(expr) or _detached(expr):
+            return True
+        if isinstance(expr, ast.Subscript) and isinstance(expr.value, (ast.List, ast.Tuple)) and expr.value.elts:
+            return all(self._builds(element, function, depth + 1) for element in expr.value.elts)
+        if isinstance(expr, ast.Name) and depth < 4:
+            resolved = self.evidence.scopes.resolve(expr.id, expr)
+            if resolved is not None and resolved[0] is function and len(resolved[1]) == 1:
+                binding = resolved[1][0]
+                return binding.how == "value" and not binding.path and self._builds(binding.node, function, depth + 1)  # type: ignore[arg-type]
+        return False
 
     def _built_local(self, name: ast.expr, line: int) -> Optional[str]:
         """``name`` is a local its function binds once, to an object it builds or computes, and never reads
@@ -120,7 +155,7 @@ class SoleOwner:
             return None
         value = resolved[1][0].node
         found = self.evidence.of(value)
-        if self._fresh_copy(value) or self._local_factory(value):
+        if self._fresh_copy(value) or self._local_factory(value) or _detached(value):
             found = Obj("object", f"built by `{text(value)}`", getattr(value, "lineno", 0), owned=True)
         if not isinstance(found, Obj) or not (found.owned or found.from_foreign):
             return None
