@@ -41,6 +41,11 @@ def build_parser(prog: str = "weakglobals-fix") -> argparse.ArgumentParser:
     mode.add_argument("--diff", action="store_true", help="write nothing; print a unified diff")
     mode.add_argument("--check", action="store_true", help="write nothing; exit 1 if anything would change")
     parser.add_argument("--runtime", choices=RUNTIME_MODES, help="vendor a copy of the runtime (default) or import it")
+    parser.add_argument(
+        "--unsafe-fixes", action="store_true",
+        help="also make the fixes that may change what the program does (WG008's weak values: a lookup by name "
+        "misses once the object's other owners let go); review each (config: unsafe-fixes = true)",
+    )
     parser.add_argument("--jobs", "-j", type=int, help="worker processes (default: all cores; 1 runs in-process)")
     parser.add_argument("--exit-non-zero-on-fix", action="store_true", help="exit 1 when files were changed")
     volume = parser.add_mutually_exclusive_group()

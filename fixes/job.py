@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import dataclasses
 import gc
 import re
 import warnings
@@ -19,6 +20,7 @@ from flake8_weakglobals.frontends.check_one_file import check_file, internal_err
 from flake8_weakglobals.frontends.config import Settings
 from flake8_weakglobals.index.project import context_for
 from flake8_weakglobals.rules.analyze_module import analyze
+from flake8_weakglobals.rules.codes import UNSAFE_FIX_CODES
 from flake8_weakglobals.rules.findings import Finding
 
 from .outside import refuse_used_elsewhere
@@ -73,6 +75,10 @@ def _process(path: Path, settings: Settings) -> FileResult:
         return FileResult(path, error=checked.error, error_line=checked.error_line)
     left = tuple(finding for finding in checked.findings if not finding.fixable)
     fixable = [finding for finding in checked.findings if finding.fixable]
+    if not settings.unsafe_fixes:
+        unsafe = [finding for finding in fixable if finding.code in UNSAFE_FIX_CODES]
+        fixable = [finding for finding in fixable if finding.code not in UNSAFE_FIX_CODES]
+        left = tuple(sorted((*left, *map(_unsafe_left, unsafe)), key=lambda finding: (finding.line, finding.col)))
     if fixable:
         fixable, used_elsewhere = refuse_used_elsewhere(path, fixable)
         left = tuple(sorted((*left, *used_elsewhere), key=lambda finding: (finding.line, finding.col)))
@@ -103,6 +109,15 @@ def _process(path: Path, settings: Settings) -> FileResult:
         runtime_copy=runtime.copy,
         runtime_names=frozenset(names),
     )
+
+
+def _unsafe_left(finding: Finding) -> Finding:
+    """A fix the codemod makes only when asked: left, with what the user must check before asking."""
+    reason = (
+        "a weak value changes what a lookup by name finds once the object's other owners let go; make sure "
+        "each value is owned elsewhere for as long as it is looked up, then rerun with `--unsafe-fixes`"
+    )
+    return dataclasses.replace(finding, fix_reason=reason, edits=(), runtime_names=frozenset())
 
 
 def _verify(path: Path, before: ast.Module, text: str, settings: Settings) -> None:

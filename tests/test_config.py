@@ -57,6 +57,7 @@ BAD = {
                         "[tool.weakglobals] select is empty, which would select no code: remove it for the default codes"),
     "extend-select is not a WG code": ('[tool.weakglobals]\nextend-select = ["B019"]\n', "[tool.weakglobals] extend-select: 'B019' is not a WG code or prefix"),
     "select is not a WG code": ('[tool.weakglobals]\nselect = ["E501"]\n', "[tool.weakglobals] select: 'E501' is not a WG code or prefix"),
+    "unsafe-fixes is a string": ('[tool.weakglobals]\nunsafe-fixes = "yes"\n', "[tool.weakglobals] unsafe-fixes must be true or false, not a string"),
     "an unknown key": ("[tool.weakglobals]\ncolour = true\n", "[tool.weakglobals] has unknown key 'colour'"),
     "not TOML": ("[tool.weakglobals\n", "cannot read: "),
 }

@@ -257,3 +257,32 @@ def test_a_file_that_imports_the_installed_runtime_keeps_one_import_in_vendor_mo
     new = module.read_text()
     assert "from flake8_weakglobals.runtime import WeakIdSet, WeakIdMap as _WeakIdMap\n" in new and new.count(" import Weak") == 1
     assert not (tmp_path / "_weakglobals_runtime.py").exists()
+
+
+REGISTRY = """from torch import nn
+
+_LAYERS = {}
+
+
+class Block(nn.Module):
+    def __init__(self, prefix: str) -> None:
+        super().__init__()
+        _LAYERS[prefix] = self
+"""
+
+
+@pytest.mark.parametrize("how", ["flag", "config"])
+def test_a_weak_value_fix_is_made_only_when_unsafe_fixes_are_asked_for(tmp_path: Path, how: str) -> None:
+    """WG008's fix changes what a lookup by name finds once the other owners let go: by default it is left
+    with what to check; ``--unsafe-fixes`` or ``unsafe-fixes = true`` makes it."""
+    (tmp_path / "layers.py").write_text(REGISTRY)
+    plain = subprocess.run([sys.executable, "-m", "fixes.apply", "--diff", "."], cwd=tmp_path, capture_output=True, text=True)
+    assert plain.returncode == 1 and "WG008 _LAYERS left as is: a weak value changes what a lookup by name finds" in plain.stdout
+    assert "rerun with `--unsafe-fixes`" in plain.stdout and "+_LAYERS = " not in plain.stdout
+    if how == "flag":
+        arguments = ["--unsafe-fixes"]
+    else:
+        (tmp_path / "pyproject.toml").write_text("[tool.weakglobals]\nunsafe-fixes = true\n")
+        arguments = []
+    unsafe = subprocess.run([sys.executable, "-m", "fixes.apply", "--diff", *arguments, "."], cwd=tmp_path, capture_output=True, text=True)
+    assert unsafe.returncode == 1 and "+_LAYERS = _WeakValueMap()" in unsafe.stdout, unsafe.stdout + unsafe.stderr

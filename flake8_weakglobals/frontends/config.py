@@ -71,6 +71,9 @@ class Settings:
     ignore: frozenset[str] = frozenset()
     exclude: Excludes = Excludes()
     runtime: str = "vendor"
+    #: The codemod also makes the fixes it cannot prove keep the program's behaviour (``UNSAFE_FIX_CODES``),
+    #: as ruff's ``--unsafe-fixes`` does; off unless asked for.
+    unsafe_fixes: bool = False
     source: Optional[Path] = field(default=None, compare=False)  # the file they came from
 
     def wants(self, code: str) -> bool:
@@ -91,7 +94,7 @@ class Settings:
 
 
 _LISTS = ("extra-types", "extra-module-bases", "select", "extend-select", "ignore", "exclude", "extend-exclude")
-KEYS = (*_LISTS, "runtime")
+KEYS = (*_LISTS, "runtime", "unsafe-fixes")
 
 
 def toml_type(value: object) -> str:
@@ -158,6 +161,9 @@ def settings_from_table(table: dict[str, Any], path: Path) -> Settings:
     if runtime not in RUNTIME_MODES or not isinstance(runtime, str):
         shown = repr(runtime) if isinstance(runtime, str) else toml_type(runtime)
         raise ConfigError(f"{where} runtime must be one of {', '.join(map(repr, RUNTIME_MODES))}, not {shown}")
+    unsafe_fixes = table.get("unsafe-fixes", False)
+    if not isinstance(unsafe_fixes, bool):
+        raise ConfigError(f"{where} unsafe-fixes must be true or false, not {toml_type(unsafe_fixes)}")
     base = path.absolute().parent
     exclude = exclude_patterns(strings("exclude"), base) if "exclude" in table else None
     if "select" in table and not strings("select"):
@@ -170,6 +176,7 @@ def settings_from_table(table: dict[str, Any], path: Path) -> Settings:
         ignore=parse_codes(strings("ignore"), f"{where} ignore"),
         exclude=Excludes(exclude, exclude_patterns(strings("extend-exclude"), base)),
         runtime=runtime,
+        unsafe_fixes=unsafe_fixes,
         source=path,
     )
 
@@ -225,6 +232,7 @@ def settings_for(arguments: argparse.Namespace) -> Settings:
         if arguments.extra_module_bases else None,
         exclude=exclude,
         runtime=getattr(arguments, "runtime", None),
+        unsafe_fixes=True if getattr(arguments, "unsafe_fixes", False) else None,
     )
 
 

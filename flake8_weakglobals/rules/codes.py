@@ -59,6 +59,11 @@ def _holds(kinds: tuple[str, ...]) -> str:
     return " and ".join(describe(kind) for kind in kinds)
 
 
+#: Codes whose fix the codemod makes only with ``--unsafe-fixes`` (as ruff's unsafe fixes): it checks what
+#: it can, but cannot prove the program unchanged. A weak value (WG008) changes what a lookup by name finds
+#: once the object's other owners let go, and who keeps an object a registry holds is a whole-program
+#: question: a caller in another module, a temporary, a factory, a memo that is meant to own it.
+UNSAFE_FIX_CODES = frozenset({"WG008"})
 _MAPS = frozenset({"dict", "defaultdict", "OrderedDict"})
 _SEQUENCES = frozenset({"list", "deque"})
 
@@ -123,5 +128,6 @@ def advice(finding: Finding) -> str:
             how = "hold them in a WeakIdList, which keeps order and duplicates"
         else:
             how = "hold them in a WeakIdSet"
-    fix = "`python -m fixes.apply` rewrites it" if finding.fixable else f"fix it by hand: {finding.fix_reason}"
+    command = "python -m fixes.apply --unsafe-fixes" if code in UNSAFE_FIX_CODES else "python -m fixes.apply"
+    fix = f"`{command}` rewrites it" if finding.fixable else f"fix it by hand: {finding.fix_reason}"
     return f"{why}; {how} ({fix})"

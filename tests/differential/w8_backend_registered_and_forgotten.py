@@ -2,6 +2,7 @@
 one as a bare statement at import, keeping no reference: the registry is its only owner, so a weak value
 would lose it before anything looks it up."""
 # expect: refused: builds one that nothing else keeps
+# codemod: --runtime import --unsafe-fixes
 from torch import nn
 
 BACKENDS = {}

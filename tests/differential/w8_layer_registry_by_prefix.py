@@ -2,6 +2,7 @@
 blocks up by name. A model whose blocks are all replaced must not stay resident through the registry: the
 fix is a WeakValueMap, and everything else the program sees must stay the same."""
 # expect: fixed
+# codemod: --runtime import --unsafe-fixes
 import gc
 
 import torch

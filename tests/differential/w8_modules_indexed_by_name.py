@@ -2,6 +2,7 @@
 the caller passes in, as DeepSpeed maps parameters to names. The model belongs to the caller; the map must
 not keep it after the caller lets it go."""
 # expect: fixed
+# codemod: --runtime import --unsafe-fixes
 import gc
 from typing import Dict
 

@@ -1,6 +1,7 @@
 """Class 7 (values): a registry stores each module with its name in a tuple built in the fill. A weak map
 holds a tuple strongly (it cannot be weakly referenced), so the fix would pin the module still: refused."""
 # expect: refused: cannot be weakly referenced
+# codemod: --runtime import --unsafe-fixes
 from torch import nn
 
 records = {}

@@ -1,7 +1,8 @@
 """Class 7 (values), across modules: the registry's own module stores only modules its callers keep, but
 this module stores a wrapper it builds in the fill, which only the registry keeps. The fix cannot check
 another module's values, so it must be refused."""
-# expect: refused: `w8_filled_from_another_module/main.py` line 21 uses it as a fill
+# expect: refused: `w8_filled_from_another_module/main.py` line 22 uses it as a fill
+# codemod: --runtime import --unsafe-fixes
 import gc
 
 from torch import nn
