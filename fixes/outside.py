@@ -82,6 +82,42 @@ def _outside_reason(path: Path, context: Optional[ModuleContext], finding: Findi
             return f"`{_shown(other)}` mentions it and cannot be parsed, so its uses cannot be checked"
         for line, use in _unsafe_uses(tree, other_context, qualified, attribute, finding.code == "WG008"):
             return f"`{_shown(other)}` line {line} uses it as {use}, which the rewrite may change"
+    return _filled_from_elsewhere(path, context, finding, scope, files) if finding.fillers else None
+
+
+def _filled_from_elsewhere(
+    path: Path, context: ModuleContext, finding: Finding, scope: Path, files: dict[Path, str]
+) -> Optional[str]:
+    """A WeakValueMap's fix, where another module calls one of the functions or classes that fill the map:
+    what it hands them (``register("act", nn.GELU())``, a bare ``Block("extra")``) is checked only here."""
+    own = Path(os.path.realpath(path))
+    for filler in finding.fillers:
+        qualified = f"{context.name}.{filler}"
+        for other in _mentioning(scope, filler):
+            other_context = context_for(other) if other != own else None
+            if other_context is None:
+                continue
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    tree = ast.parse(files[other])
+            except (SyntaxError, ValueError, RecursionError):
+                return f"`{_shown(other)}` mentions `{filler}`, which fills it, and cannot be parsed"
+            names = Names()
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    names.add_import(node, module_level=True)
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call) and _reference_to(node.func, names, other_context, qualified) is not None:
+                    return (
+                        f"`{_shown(other)}` line {node.lineno} calls `{filler}`, which fills it with what it is given: "
+                        "those values are checked only in this module"
+                    )
+                if isinstance(node, ast.ClassDef) and any(_reference_to(base, names, other_context, qualified) for base in node.bases):
+                    return (
+                        f"`{_shown(other)}` line {node.lineno} subclasses `{filler}`, whose instances fill it: where they "
+                        "are built is checked only in this module"
+                    )
     return None
 
 

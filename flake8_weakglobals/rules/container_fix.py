@@ -136,7 +136,7 @@ class FixSafety:
                 if lines:
                     return reason.format(line=lines[0])
         if code == "WG008":
-            return self.values.why_not(containers, held) or self._runtime_name_taken(runtime)
+            return self.values.why_not(uses, containers, held) or self._runtime_name_taken(runtime)
         owned = next((h for h in held if h.object is not None and h.object.owned and code != "WG004"), None)
         if owned is not None:
             return (

@@ -198,7 +198,20 @@ class ContainerJudge:
             fix_reason=reason,
             edits=() if reason else tuple(self._edits(uses, containers, code)),
             runtime_names=frozenset() if reason else frozenset({runtime_class(constructor.type, code)}),  # type: ignore[arg-type]
+            fillers=self._fillers(uses) if code == "WG008" and not reason else (),
         )
+
+    def _fillers(self, uses: SlotUses) -> tuple[str, ...]:
+        """The module-level functions and classes whose code fills the container."""
+        names = []
+        for fill in uses.fills:
+            owner = self.survey.method_owner.get(fill.function) if fill.function is not None else None
+            if owner is not None:
+                names.extend(info.name for info in self.survey.classes.values()
+                             if owner.name in {ancestor.name for ancestor in self.survey.lineage(info)})
+            elif fill.function is not None and self.survey.functions.get(fill.function.name) is fill.function:  # type: ignore[attr-defined]
+                names.append(fill.function.name)  # type: ignore[attr-defined]
+        return tuple(dict.fromkeys(names))
 
     def _imported_container(self, uses: SlotUses) -> Optional[Finding]:
         """A container of another project module filled here (``from .state import registry``;

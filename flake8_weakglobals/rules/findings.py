@@ -63,6 +63,10 @@ class Finding:
     fix_reason: Optional[str] = None  # why the codemod leaves it alone; None when it can fix it
     edits: tuple[Edit, ...] = ()
     runtime_names: frozenset[str] = frozenset()  # WeakIdMap / WeakIdSet, for the import the fix adds
+    #: The module's functions and classes whose code fills the container (``register``, ``Block``): a
+    #: WeakValueMap's fix checks the values they are given only in this module, so the codemod refuses it
+    #: where another module calls them (``fixes/outside.py``).
+    fillers: tuple[str, ...] = ()
 
     @property
     def fixable(self) -> bool:
