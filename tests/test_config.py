@@ -113,7 +113,7 @@ ANY = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dict
 GOOD: dict[str, list[Any]] = {
     "select": [["WG001"], ["WG"]], "extend-select": [["WG007"], []], "ignore": [["WG006"], []], "exclude": [["generated/*"], []],
     "extend-exclude": [["*_pb2.py", "./scratch.py"]], "extra-types": [["mylib.graph.Node"], []],
-    "extra-module-bases": [["mylib.layers.Base"], []], "runtime": ["vendor", "import"],
+    "extra-module-bases": [["mylib.layers.Base"], []], "runtime": ["vendor", "import"], "unsafe-fixes": [True, False],
 }
 _KEY = st.sampled_from([*KEYS, "colour"])
 _TABLE = st.dictionaries(_KEY, ANY, max_size=3) | st.dictionaries(_KEY, st.sampled_from([value for values in GOOD.values() for value in values]), max_size=3)
@@ -136,6 +136,10 @@ def expected(document: dict[str, Any]) -> str:
         return "refused"
     verdict = "accepted"
     for key, value in table.items():
+        if key == "unsafe-fixes":
+            if not isinstance(value, bool):
+                return "refused"
+            continue
         if key == "runtime":
             if not isinstance(value, str):
                 return "refused"

@@ -289,7 +289,7 @@ def test_a_registry_of_values_owned_elsewhere_becomes_a_weak_value_map(fill: str
     ("fill", "reason"),
     [
         ("def g(name: str, m: nn.Module):\n    names[name] = (m, name)\n", "cannot be weakly referenced"),
-        ("def g(name: str, m: nn.Module):\n    names[name] = m\ng('relu', nn.ReLU())\n", "which the call at line 9 builds right there"),
+        ("def g(name: str, m: nn.Module):\n    names[name] = m\ng('relu', nn.ReLU())\n", "`g('relu', nn.ReLU())` (line 9) passes `nn.ReLU()`"),
         (
             "class Backend(nn.Module):\n    def __init__(self, name: str):\n        super().__init__()\n        names[name] = self\n"
             "Backend('cpu')\n",

@@ -123,8 +123,6 @@ def test_the_codemod_on_every_flagged_file_compiles_converges_and_adds_no_pyflak
         "deepspeed/runtime/zero/partitioned_param_coordinator.py",
         "torch/_subclasses/fake_tensor.py",
         "torch/ao/quantization/fx/utils.py",  # WG006: functools.cache becomes weak_cache
-        # WG008: `_makefx_module_storage` becomes a WeakValueMap: its modules are the caller's (`store_makefx_modules(modules)`)
-        "torch/_higher_order_ops/invoke_leaf_function.py",
         "torch/distributed/tensor/_collective_utils.py",  # WG006: a DeviceMesh (value equality) stays keyed as a dict keys it
     }
 

@@ -129,17 +129,20 @@ names, numbers or anything else that is no framework object.*
   side channel (`_STORE["kv"] = key_states`) keeps the last call's tensors until the next one.
 - **Example**: `_LAYERS = {}` with `_LAYERS[name] = self` in `nn.Module.__init__`; `{name: module for name,
   module in model.named_modules()}`.
-- **Fix**: the map becomes a `WeakValueMap`, a dict whose entry goes when its value is collected (keys,
-  and values that are not identity-compared objects, are held as a dict holds them). Prefer it to
-  `weakref.WeakValueDictionary`, which raises for an `int` or `str` value and prints and combines (`|`) as
-  itself.
-- **Fix safety**: only where every value the map is filled with is owned elsewhere: `self`, a parameter, a
-  loop's element (`for name, m in model.named_modules()`), a global, an attribute or item of one of those,
-  or a local bound to one. Refused, with the reason: a value the fill builds (`Wrapper(self)`, a tuple,
-  `t.detach()`), a caller that builds the object in the call (`register("relu", nn.ReLU())`), a class
-  whose instances register themselves while this module builds one as a bare statement (`Backend("cpu")`),
-  a `defaultdict` (its factory's values would be the map's alone), a fill with pairs the fix cannot see
-  (`update(other)`), and a fill in another module; and everything refused for WG001.
+- **Fix**: an unsafe fix, made only by `python -m fixes.apply --unsafe-fixes`: the map becomes a
+  `WeakValueMap`, a dict whose entry goes when its value is collected (keys, and values that are not
+  identity-compared objects, are held as a dict holds them). Prefer it to `weakref.WeakValueDictionary`,
+  which raises for an `int` or `str` value and prints and combines (`|`) as itself.
+- **Fix safety**: a lookup by name needs no reference to the object, so after the fix it misses once the
+  object's other owners let go; hence the flag. Even with it, the fix is made only where every value the map
+  is filled with is a reference the code keeps: `self`, a parameter whose callers pass references, a loop's
+  element over a reference's members (`for name, m in model.named_modules()`), a global bound once, an
+  attribute or item of one of those (not `t.data`, a slice or an item of a tensor), or a local bound to one.
+  Refused, with the reason: a value the fill builds (`Wrapper(self)`, a tuple, `t.detach()`), a caller
+  that passes what nothing else keeps (`register("relu", nn.ReLU())`, `base * 2`), a self-registering class
+  built and dropped (`Backend("cpu")`, `Block("x")(inputs)`, a factory's `cls(name)`), a memo
+  (`_by_name.get(k) or cls(k)`), a `defaultdict`, pairs the fix cannot see (`update(other)`), another
+  module that fills the map or calls its filling functions; and everything refused for WG001.
 - **Known false positives**: registries meant to keep their objects for the life of the process (a model
   zoo that should never free what it loaded): silence them with `# noqa: WG008`.
 """,
