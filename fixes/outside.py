@@ -74,11 +74,8 @@ def _outside_reason(path: Path, context: Optional[ModuleContext], finding: Findi
         other_context = context_for(other)
         if other_context is None:
             continue
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                tree = ast.parse(files[other])
-        except (SyntaxError, ValueError, RecursionError):
+        tree = _parsed(files[other])
+        if tree is None:
             return f"`{_shown(other)}` mentions it and cannot be parsed, so its uses cannot be checked"
         for line, use in _unsafe_uses(tree, other_context, qualified, attribute, finding.code == "WG008"):
             return f"`{_shown(other)}` line {line} uses it as {use}, which the rewrite may change"
@@ -97,16 +94,10 @@ def _filled_from_elsewhere(
             other_context = context_for(other) if other != own else None
             if other_context is None:
                 continue
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    tree = ast.parse(files[other])
-            except (SyntaxError, ValueError, RecursionError):
+            tree = _parsed(files[other])
+            if tree is None:
                 return f"`{_shown(other)}` mentions `{filler}`, which fills it, and cannot be parsed"
-            names = Names()
-            for node in ast.walk(tree):
-                if isinstance(node, (ast.Import, ast.ImportFrom)):
-                    names.add_import(node, module_level=True)
+            names = _imported_names(tree)
             for node in ast.walk(tree):
                 if isinstance(node, ast.Call) and _reference_to(node.func, names, other_context, qualified) is not None:
                     return (
@@ -132,16 +123,10 @@ def _whole_namespace_read(text: str, path: Path, module: str, holder: Optional[s
     if "vars" not in text and "__dict__" not in text and "getmembers" not in text and holder is None:
         return None
     context = context_for(path)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = _parsed(text)
+    if tree is None:
         return None  # the container's own uses decide whether an unparsable file refuses the fix
-    names = Names()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            names.add_import(node, module_level=True)
+    names = _imported_names(tree)
 
     def names_it(expr: ast.expr, target: str) -> bool:
         named = names.qualify(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
@@ -157,6 +142,25 @@ def _whole_namespace_read(text: str, path: Path, module: str, holder: Optional[s
         elif isinstance(node, ast.Attribute) and node.attr == "__dict__" and names_it(node.value, module):
             return f"`{_shown(path)}` line {node.lineno} reads the module's namespace whole as `{ast.unparse(node)}`"
     return None
+
+
+def _parsed(text: str) -> Optional[ast.Module]:
+    """Another module's tree, or None when it cannot be parsed (its syntax warnings are not ours to show)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+
+
+def _imported_names(tree: ast.Module) -> Names:
+    """What the names a module imports stand for, wherever it imports them."""
+    names = Names()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.add_import(node, module_level=True)
+    return names
 
 
 def _importers_scope(context: ModuleContext) -> Path:

@@ -19,8 +19,8 @@ would then drop.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterator
-from typing import Any, Optional
+from collections.abc import Iterator
+from typing import Any
 
 from .core import _MISSING, _class_kind, _classify, _revived
 from .maps import _K, _V, WeakIdMap
@@ -29,10 +29,11 @@ __all__ = ["WeakValueMap"]
 
 
 class _ValueRef(weakref.ref):
-    """A weakly held value, stored under its key; it carries the key, for the callback that drops the entry.
-    Its own class, so that a ``weakref.ref`` the program stores as a value stays a value."""
+    """A weakly held value, stored under its key. ``key_id`` is that key (the name ``WeakIdMap``'s removal
+    callback reads: it drops the entry stored under ``key_id`` if it is still this one). Its own class, so
+    that a ``weakref.ref`` the program stores as a value stays a value."""
 
-    __slots__ = ("key",)
+    __slots__ = ("key_id",)
 
 
 class WeakValueMap(WeakIdMap[_K, _V]):
@@ -40,18 +41,6 @@ class WeakValueMap(WeakIdMap[_K, _V]):
     value`` for the others, in one dict in insertion order. A key that refers to its value keeps it alive."""
 
     __slots__ = ()
-
-    def __init__(self, other: Any = (), /, *, default_factory: Optional[Callable[[], _V]] = None, **kwargs: _V) -> None:
-        self._data: dict[Any, Any] = {}
-        self.default_factory = default_factory
-
-        def remove(ref: _ValueRef, selfref: weakref.ref = weakref.ref(self)) -> None:
-            store = selfref()
-            if store is not None and store._data.get(ref.key) is ref:  # not since overwritten
-                del store._data[ref.key]
-
-        self._remove = remove
-        self.update(other, **kwargs)
 
     @staticmethod
     def _value(stored: Any) -> Any:
@@ -80,7 +69,7 @@ class WeakValueMap(WeakIdMap[_K, _V]):
         weakly = _class_kind(id(type(value)))
         if weakly or (weakly is None and _classify(value)):
             ref = _ValueRef(value, self._remove)
-            ref.key = key
+            ref.key_id = key
             self._data[key] = ref  # an existing key keeps its place, as in a dict
         else:
             self._data[key] = value
