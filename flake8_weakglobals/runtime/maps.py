@@ -21,7 +21,7 @@ from .core import _MISSING, _class_kind, _classify, _revived, _weakly
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
-__all__ = ["StrictWeakIdMap", "WeakIdMap"]
+__all__ = ["WeakIdMap"]
 _first = operator.itemgetter(0)
 
 
@@ -281,24 +281,3 @@ class _ItemsView(_View, ItemsView):
         mine = self._mapping.get(key, _MISSING)
         return mine is not _MISSING and (mine is value or mine == value)
 
-
-class StrictWeakIdMap(WeakIdMap[_K, _V]):
-    """The fix of a ``weakref.WeakKeyDictionary``: its keys compared by identity, never with ``==`` (which
-    raises for tensors), and otherwise its promises: a key that cannot be weakly referenced raises
-    ``TypeError`` (``in`` is False), and ``deepcopy`` shares the keys and copies the values."""
-
-    __slots__ = ()
-
-    def _strong_slot(self, key: Any) -> tuple:
-        weakref.ref(key)  # ``TypeError``, as from ``WeakKeyDictionary``
-        return (key,)
-
-    def __contains__(self, key: object) -> bool:
-        try:
-            return super().__contains__(key)
-        except TypeError:  # what ``WeakKeyDictionary`` cannot hold, its ``in`` says it does not
-            return False
-
-    @staticmethod
-    def _copied_key(key: Any, memo: dict) -> Any:
-        return key  # shared, as by ``WeakKeyDictionary``
