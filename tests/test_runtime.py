@@ -23,6 +23,7 @@ import torch
 from torch import nn
 
 from flake8_weakglobals.runtime import WeakIdList, WeakIdMap, WeakIdSet
+from flake8_weakglobals.runtime import core as runtime_core
 
 
 class Hostile:
@@ -171,10 +172,11 @@ def test_the_per_class_decision_keeps_no_class_alive() -> None:
     made = type("Made", (), {})
     store, members = WeakIdMap({made(): 1, "name": 2}), WeakIdSet([made()])
     assert "name" in store and made() not in store and len(members) == 0
-    class_ref = weakref.ref(made)
+    class_ref, class_id = weakref.ref(made), id(made)
+    assert class_id in runtime_core._by_identity
     del made
     gc.collect()
-    assert class_ref() is None
+    assert class_ref() is None and class_id not in runtime_core._by_identity, "the decision goes with its class"
 
 
 def test_unhashable_and_raising_keys_raise_what_a_dict_raises() -> None:

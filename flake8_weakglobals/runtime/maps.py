@@ -103,13 +103,6 @@ class WeakIdMap(MutableMapping[_K, _V]):
     def _strong_slot(self, key: Any) -> tuple:
         return (key,)
 
-    def _pop(self, key: Any, default: Any) -> Any:
-        entry = self._data.get(id(key))
-        if entry is not None and entry.__callback__ is not None:
-            del self._data[id(key)]
-            return entry.value
-        return default if _weakly(key) else self._data.pop(self._strong_slot(key), default)
-
     def _live(self, reverse: bool = False) -> Iterator[tuple[Any, Any]]:
         """``(key, value)`` in insertion order over a snapshot of the keys, each value read as the walk gets
         there; an insert mid-walk does not raise the dict's ``RuntimeError`` (threads interleave with Python)."""
@@ -134,8 +127,7 @@ class WeakIdMap(MutableMapping[_K, _V]):
     # --- the rest of a dict's API ---
 
     def __delitem__(self, key: _K) -> None:
-        if self._pop(key, _MISSING) is _MISSING:
-            raise KeyError(key)
+        self.pop(key)
 
     def __len__(self) -> int:
         return len(self._data)
@@ -169,7 +161,11 @@ class WeakIdMap(MutableMapping[_K, _V]):
         return value
 
     def pop(self, key: _K, *default: Any) -> Any:
-        value = self._pop(key, _MISSING)
+        entry = self._data.get(id(key))
+        if entry is not None and entry.__callback__ is not None:
+            del self._data[id(key)]
+            return entry.value
+        value = _MISSING if _weakly(key) else self._data.pop(self._strong_slot(key), _MISSING)
         if value is _MISSING and not default:
             raise KeyError(key)
         return default[0] if value is _MISSING else value
