@@ -8,7 +8,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from .maps import WeakIdMap, _K, _V
+from .maps import _K, _V, WeakIdMap
 
 __all__ = ["StrictWeakIdMap"]
 
