@@ -359,6 +359,7 @@ def _same(first: str | Path, second: str | Path) -> bool:
 #: A copy's second line names the parts it holds; a copy without it (one file of every part, before the
 #: runtime was split) holds them all.
 _PARTS_LINE = re.compile(r"^# Parts: ([a-z, ]+)$", re.MULTILINE)
+_ALL_LINE = re.compile(r"^__all__ = (\[[^\]\n]*\])$", re.MULTILINE)  # the public names, as ``vendored_text`` writes them
 
 
 @functools.lru_cache(maxsize=None)
@@ -378,34 +379,43 @@ def part_names() -> dict[str, tuple[str, ...]]:
 
 
 @functools.lru_cache(maxsize=None)
-def _parts_used_by(part: str) -> frozenset[str]:
-    """The other parts ``part`` imports (``from .maps import WeakIdMap``), read from its source."""
-    tree = ast.parse(_part_sources()[part])
-    return frozenset(node.module for node in tree.body if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module)
+def part_requires() -> dict[str, tuple[str, ...]]:
+    """The parts each part builds on: those it imports from (``from .core import ...``), read from its source."""
+    requires = {}
+    for part, source in _part_sources().items():
+        imports = [node for node in ast.parse(source).body if isinstance(node, ast.ImportFrom) and node.level == 1]
+        requires[part] = tuple(node.module for node in imports if node.module)
+    return requires
 
 
 def parts_for(names: Iterable[str]) -> tuple[str, ...]:
-    """The parts that define ``names``, the parts those build on, and ``core`` (which every part uses), in
-    assembly order (a part comes after the parts it builds on)."""
+    """The parts that define ``names``, the parts they build on, and ``core`` (which every part uses), in
+    assembly order."""
     wanted = set(names)
     unknown = wanted - {name for defined in part_names().values() for name in defined}
     if unknown:
         raise ValueError(f"not in the runtime: {', '.join(sorted(unknown))}")
-    chosen = {part for part, defined in part_names().items() if part == "core" or wanted & set(defined)}
+    chosen = {"core"} | {part for part, defined in part_names().items() if wanted & set(defined)}
     pending = list(chosen)
     while pending:
-        for used in _parts_used_by(pending.pop()) - chosen:
-            chosen.add(used)
-            pending.append(used)
+        for required in part_requires()[pending.pop()]:
+            if required not in chosen:
+                chosen.add(required)
+                pending.append(required)
     return tuple(part for part in part_names() if part in chosen)
 
 
 def copied_parts(text: str) -> tuple[str, ...]:
-    """The parts an existing copy of ours holds (every part, for a copy from before the split)."""
+    """The parts an existing copy of ours holds: those its second line names, and those whose names its
+    ``__all__`` lists (``StrictWeakIdMap`` was in ``maps`` before it became ``strictmaps``); every part,
+    for a copy from before the split."""
     match = _PARTS_LINE.search(text.split("\n", 3)[1] if text.count("\n") > 1 else "")
     if match is None:
         return tuple(flake8_weakglobals.runtime.PARTS)
     held = {part.strip() for part in match.group(1).split(",")}
+    listed = _ALL_LINE.search(text)
+    exported = set(ast.literal_eval(listed.group(1))) if listed else set()
+    held |= {part for part, names in part_names().items() if names and exported >= set(names)}
     return tuple(part for part in flake8_weakglobals.runtime.PARTS if part in held)
 
 

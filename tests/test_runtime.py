@@ -23,6 +23,7 @@ import torch
 from torch import nn
 
 from flake8_weakglobals.runtime import WeakIdList, WeakIdMap, WeakIdSet
+from flake8_weakglobals.runtime import core as runtime_core
 
 
 class Hostile:
@@ -171,10 +172,11 @@ def test_the_per_class_decision_keeps_no_class_alive() -> None:
     made = type("Made", (), {})
     store, members = WeakIdMap({made(): 1, "name": 2}), WeakIdSet([made()])
     assert "name" in store and made() not in store and len(members) == 0
-    class_ref = weakref.ref(made)
+    class_ref, class_id = weakref.ref(made), id(made)
+    assert class_id in runtime_core._by_identity
     del made
     gc.collect()
-    assert class_ref() is None
+    assert class_ref() is None and class_id not in runtime_core._by_identity, "the decision goes with its class"
 
 
 def test_unhashable_and_raising_keys_raise_what_a_dict_raises() -> None:
@@ -793,6 +795,24 @@ def test_every_vendored_part_is_stdlib_only_python39_syntax_and_runs_alone(tmp_p
     script = "import vendored, gc\nclass K: pass\nk = K(); m = vendored.WeakIdMap({k: 1}); del k; gc.collect(); print(len(m))"
     done = subprocess.run([sys.executable, "-S", "-c", script], cwd=tmp_path, capture_output=True, text=True)
     assert done.stdout.strip() == "0", done.stderr
+
+
+def test_a_map_only_copy_leaves_out_the_strict_map_and_a_strict_map_brings_the_map_it_builds_on(tmp_path: Path) -> None:
+    from fixes.vendor import parts_for, plan_copy, vendored_text
+
+    assert parts_for(["WeakIdMap"]) == ("core", "maps") and "StrictWeakIdMap" not in vendored_text(["maps"])
+    assert parts_for(["StrictWeakIdMap"]) == ("core", "maps", "strictmaps")
+    (tmp_path / "vendored.py").write_text(vendored_text(["strictmaps"]))
+    script = "import vendored\nm = vendored.StrictWeakIdMap()\ntry:\n    m[1] = 2\nexcept TypeError:\n    print(isinstance(m, vendored.WeakIdMap))"
+    done = subprocess.run([sys.executable, "-S", "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    assert done.stdout.strip() == "True", done.stderr
+    # A copy vendored before ``StrictWeakIdMap`` left ``maps`` names only ``maps`` but defines it: a fix that
+    # adds another part keeps it, for the files that import it from there.
+    old = vendored_text(["strictmaps"]).replace("# Parts: core, maps, strictmaps\n", "# Parts: core, maps\n")
+    assert "# Parts: core, maps\n" in old
+    (tmp_path / "_weakglobals_runtime.py").write_text(old)
+    plan = plan_copy(tmp_path / "_weakglobals_runtime.py", ["sets"])
+    assert plan.parts == ("core", "maps", "strictmaps", "sets") and "class StrictWeakIdMap(" in plan.text
 
 
 # --- model-based checks ----------------------------------------------------------------------------

@@ -25,10 +25,13 @@ go when it is collected. Everything else is ``lru_cache``'s:
 
 Why one cache rather than one per instance: per-instance caches change ``maxsize``, ``cache_clear`` and
 ``cache_info``, and need a slot on the instance, which copies, pickles and ``vars`` then see. The price:
-a hit is a Python function call that looks up the first argument's token by ``id``, then the key in a
-dict, 2.2x to 2.7x ``lru_cache``'s C hit on a method (1.9x for the per-instance caches before, which broke
-the above; a stripped-down closure doing only that measured 2.1x to 2.3x in the same runs), and 2.0x to
-2.4x on a function of a tensor (3.1x to 4.1x before: see ``benchmarks/bench_cache.py``).
+a hit is a Python function call that looks up the first argument's token by ``id``, then the entry. In an
+unbounded cache the token holds its entries under the other arguments, so a hit hashes only those (a key
+``(token, rest)`` cost a tuple and its hash more): 2.0x to 2.3x ``lru_cache``'s C hit on a method and
+1.7x to 1.8x on a function of a tensor, where one dict of ``(token, rest)`` keys measured 2.4x and 2.0x to
+2.2x in the same runs (``benchmarks/bench_cache.py``, a loaded machine; the per-instance caches before,
+which broke the above, 1.8x to 1.9x on a method). A bounded cache keeps every key in its one LRU order,
+as ``lru_cache`` does, so its hits build the key.
 
 torch.compile: the function carries ``_torchdynamo_inline`` (the original function), so dynamo traces the
 original, as it does for ``lru_cache`` (whose cache it also bypasses); ``torch.export``, which runs the code,
@@ -58,9 +61,14 @@ _GHOST = object()  # the value of a bounded cache's entry whose argument was col
 class _Token(weakref.ref):
     """An argument held weakly in keys: one per live object and cache, hashed and compared by identity (a
     plain ``weakref.ref`` compares its referents with ``==``, which raises for tensors). ``keys`` are the
-    keys that hold it, dropped when its object is collected."""
+    keys in the cache's dict that hold it, dropped when its object is collected. In an unbounded cache,
+    ``results`` holds the entries of the calls whose only weakly held argument is it, passed first (a
+    method's ``self``, a function's tensor), under the other arguments: ``results[rest]`` is the entry
+    ``lru_cache`` keys by ``(argument, *rest)``. A hit then hashes ``rest`` alone, where a key
+    ``(token, rest)`` would be built and hashed first, and the entries go with the token, at once; its
+    ``keys`` stay None until a key in the dict holds it (an empty set is 216 bytes)."""
 
-    __slots__ = ("key_id", "keys")
+    __slots__ = ("key_id", "keys", "results")
     __hash__ = object.__hash__
     __eq__ = object.__eq__
     __ne__ = object.__ne__
@@ -110,14 +118,16 @@ def _compiling() -> bool:
 
 
 def _forget(token: _Token, stateref: weakref.ref) -> None:
-    """An argument was collected: drop its token, and each entry that holds it (in a bounded cache the
-    entry stays as a ghost, without its result, until the LRU order evicts it)."""
+    """An argument was collected: drop its token, its results, and each entry that holds it (in a bounded
+    cache the entry stays as a ghost, without its result, until the LRU order evicts it)."""
     state = stateref()
     if state is None:
         return
     with state.lock:
         if state.tokens.get(token.key_id) is token:
             del state.tokens[token.key_id]
+        if token.results is not None:
+            token.results.clear()
         data = state.data
         while token.keys:
             key = token.keys.pop()
@@ -138,9 +148,10 @@ def _cached(function: Callable[..., Any], maxsize: Optional[int], typed: bool) -
     ``__call__``; a function in a class body binds as a method)."""
     if maxsize == 0:
         return _uncached(function, typed)
-    state = _State(bounded=maxsize is not None)
+    bounded = maxsize is not None
+    state = _State(bounded)
     data, tokens, lock = state.data, state.tokens, state.lock
-    token_or_argument = tokens.get  # ``token_or_argument(id(a), a)``: a's token, or ``a`` if it has none
+    token_or_argument = token_by_id = tokens.get  # ``token_or_argument(id(a), a)``: a's token, or ``a`` if it has none
     hits = misses = 0
     every_argument = typed  # whether keys may hold tokens beyond the first argument: then probes check each
 
@@ -157,8 +168,10 @@ def _cached(function: Callable[..., Any], maxsize: Optional[int], typed: bool) -
         with lock:  # two threads making the first token of one object make one
             token = tokens.get(id(argument))
             if token is None or token() is not argument:
-                token = tokens[id(argument)] = _Token(argument, forget)
-                token.key_id, token.keys = id(argument), set()
+                token = _Token(argument, forget)
+                token.key_id = id(argument)
+                token.keys, token.results = (set(), None) if bounded else (None, _Entries())
+                tokens[id(argument)] = token
         return token
 
     def probe(argument: Any) -> Any:
@@ -181,6 +194,27 @@ def _cached(function: Callable[..., Any], maxsize: Optional[int], typed: bool) -
         return tuple(key)
 
     def call(first: Any = _NO_ARGUMENT, /, *rest: Any, **kwargs: Any) -> Any:
+        """An unbounded cache's call: ``first``'s token holds the entries under the rest of the arguments."""
+        nonlocal hits
+        if kwargs or every_argument:
+            entries, key = entries_of(make_key(first, rest, kwargs, probe))
+        elif rest or (type(first) is not int and type(first) is not str):
+            token = token_by_id(id(first))  # the hit path: ``make_key`` and ``entries_of``, inlined
+            if token is None:
+                entries, key = data, (first, rest)
+            else:
+                entries, key = token.results, rest
+        else:
+            entries, key = data, first
+        try:
+            value = entries[key]  # an argument without the token it needs matches no key: a miss
+        except KeyError:
+            return compute(first, rest, kwargs)
+        hits += 1
+        return value
+
+    def bounded_call(first: Any = _NO_ARGUMENT, /, *rest: Any, **kwargs: Any) -> Any:
+        """A bounded cache's call: every key in one dict, in LRU order."""
         nonlocal hits
         if kwargs or every_argument:
             key = make_key(first, rest, kwargs, probe)
@@ -192,13 +226,20 @@ def _cached(function: Callable[..., Any], maxsize: Optional[int], typed: bool) -
             value = data[key]  # an argument without the token it needs matches no key: a miss
         except KeyError:
             return compute(first, rest, kwargs)
-        if maxsize is not None:
-            try:
-                data.move_to_end(key)  # type: ignore[attr-defined]  # now the most recently used
-            except KeyError:  # evicted by another thread meanwhile
-                pass
+        try:
+            data.move_to_end(key)  # type: ignore[attr-defined]  # now the most recently used
+        except KeyError:  # evicted by another thread meanwhile
+            pass
         hits += 1
         return value
+
+    def entries_of(key: Any) -> tuple[dict, Any]:
+        """Where a key's entry is: in an unbounded cache, a key ``(token, rest)`` whose rest holds no token
+        is ``rest`` in the token's ``results``; every other key is itself in the cache's dict."""
+        if not bounded and type(key) is tuple and len(key) == 2 and type(key[0]) is _Token:
+            if not any(type(part) is _Token for part in key[1]):
+                return key[0].results, key[1]
+        return data, key
 
     def compute(first: Any, rest: tuple, kwargs: dict) -> Any:
         nonlocal misses, every_argument
@@ -212,10 +253,13 @@ def _cached(function: Callable[..., Any], maxsize: Optional[int], typed: bool) -
             if held and len(held) > (type(key[0]) is _Token):
                 every_argument = True  # a token past the first argument: probes must make them too
             if maxsize is None:
-                if key not in data:
+                entries, slot = entries_of(key)
+                if entries is data and key not in data:
                     for token in held:
+                        if token.keys is None:
+                            token.keys = set()
                         token.keys.add(key)
-                data[key] = value  # one stored during the call is replaced, as by lru_cache's unbounded cache
+                entries[slot] = value  # one stored during the call is replaced, as by lru_cache's unbounded cache
                 return value
             if key in data:  # stored during the call (recursion, another thread): kept, as lru_cache does
                 return value
@@ -231,19 +275,24 @@ def _cached(function: Callable[..., Any], maxsize: Optional[int], typed: bool) -
         return value
 
     def cache_info() -> CacheInfo:
-        return CacheInfo(hits, misses, maxsize, len(data) - state.ghosts)
+        with lock:
+            under_tokens = 0 if bounded else sum(len(token.results) for token in tuple(tokens.values()))
+            return CacheInfo(hits, misses, maxsize, len(data) - state.ghosts + under_tokens)
 
     def cache_clear() -> None:
         nonlocal hits, misses, every_argument
         with lock:
             for token in tokens.values():
-                token.keys.clear()
+                if token.keys is not None:
+                    token.keys.clear()
+                if token.results is not None:
+                    token.results.clear()
             tokens.clear()
             data.clear()
             state.ghosts = hits = misses = 0
             every_argument = typed
 
-    return _finished(call, function, cache_info, cache_clear, maxsize, typed, state)
+    return _finished(bounded_call if bounded else call, function, cache_info, cache_clear, maxsize, typed, state)
 
 
 def _uncached(function: Callable[..., Any], typed: bool) -> Callable[..., Any]:

@@ -21,7 +21,7 @@ from .core import _MISSING, _class_kind, _classify, _revived, _weakly
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
-__all__ = ["StrictWeakIdMap", "WeakIdMap"]
+__all__ = ["WeakIdMap"]
 _first = operator.itemgetter(0)
 
 
@@ -103,13 +103,6 @@ class WeakIdMap(MutableMapping[_K, _V]):
     def _strong_slot(self, key: Any) -> tuple:
         return (key,)
 
-    def _pop(self, key: Any, default: Any) -> Any:
-        entry = self._data.get(id(key))
-        if entry is not None and entry.__callback__ is not None:
-            del self._data[id(key)]
-            return entry.value
-        return default if _weakly(key) else self._data.pop(self._strong_slot(key), default)
-
     def _live(self, reverse: bool = False) -> Iterator[tuple[Any, Any]]:
         """``(key, value)`` in insertion order over a snapshot of the keys, each value read as the walk gets
         there; an insert mid-walk does not raise the dict's ``RuntimeError`` (threads interleave with Python)."""
@@ -134,8 +127,7 @@ class WeakIdMap(MutableMapping[_K, _V]):
     # --- the rest of a dict's API ---
 
     def __delitem__(self, key: _K) -> None:
-        if self._pop(key, _MISSING) is _MISSING:
-            raise KeyError(key)
+        self.pop(key)
 
     def __len__(self) -> int:
         return len(self._data)
@@ -169,7 +161,11 @@ class WeakIdMap(MutableMapping[_K, _V]):
         return value
 
     def pop(self, key: _K, *default: Any) -> Any:
-        value = self._pop(key, _MISSING)
+        entry = self._data.get(id(key))
+        if entry is not None and entry.__callback__ is not None:
+            del self._data[id(key)]
+            return entry.value
+        value = _MISSING if _weakly(key) else self._data.pop(self._strong_slot(key), _MISSING)
         if value is _MISSING and not default:
             raise KeyError(key)
         return default[0] if value is _MISSING else value
@@ -281,24 +277,3 @@ class _ItemsView(_View, ItemsView):
         mine = self._mapping.get(key, _MISSING)
         return mine is not _MISSING and (mine is value or mine == value)
 
-
-class StrictWeakIdMap(WeakIdMap[_K, _V]):
-    """The fix of a ``weakref.WeakKeyDictionary``: its keys compared by identity, never with ``==`` (which
-    raises for tensors), and otherwise its promises: a key that cannot be weakly referenced raises
-    ``TypeError`` (``in`` is False), and ``deepcopy`` shares the keys and copies the values."""
-
-    __slots__ = ()
-
-    def _strong_slot(self, key: Any) -> tuple:
-        weakref.ref(key)  # ``TypeError``, as from ``WeakKeyDictionary``
-        return (key,)
-
-    def __contains__(self, key: object) -> bool:
-        try:
-            return super().__contains__(key)
-        except TypeError:  # what ``WeakKeyDictionary`` cannot hold, its ``in`` says it does not
-            return False
-
-    @staticmethod
-    def _copied_key(key: Any, memo: dict) -> Any:
-        return key  # shared, as by ``WeakKeyDictionary``
