@@ -74,9 +74,11 @@ class WeakValueMap(WeakIdMap[_K, _V]):
         else:
             self._data[key] = value
 
-    def _pop(self, key: Any, default: Any) -> Any:
+    def pop(self, key: _K, *default: Any) -> Any:
         value = self._value(self._data.pop(key, _MISSING))
-        return default if value is _MISSING else value
+        if value is _MISSING and not default:
+            raise KeyError(key)
+        return default[0] if value is _MISSING else value
 
     def _live(self, reverse: bool = False) -> Iterator[tuple[Any, Any]]:
         """``(key, value)`` in insertion order over a snapshot of the keys, each value read as the walk gets
