@@ -66,11 +66,14 @@ class WeakIdMap(MutableMapping[_K, _V]):
         except KeyError:
             pass
         value = self.get(key, _MISSING)
-        if value is _MISSING:
-            if self.default_factory is None:
-                raise KeyError(key)
-            value = self[key] = self.default_factory()
-        return value  # type: ignore[no-any-return]
+        return self._missing(key) if value is _MISSING else value
+
+    def _missing(self, key: Any) -> Any:
+        """What ``[key]`` gives for a missing key: ``KeyError``, or, as a defaultdict, a stored factory value."""
+        if self.default_factory is None:
+            raise KeyError(key)
+        value = self[key] = self.default_factory()
+        return value
 
     def get(self, key: Any, default: Any = None) -> Any:
         entry = self._data.get(id(key))

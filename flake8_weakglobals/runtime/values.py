@@ -52,11 +52,7 @@ class WeakValueMap(WeakIdMap[_K, _V]):
 
     def __getitem__(self, key: _K) -> _V:
         value = self._value(self._data.get(key, _MISSING))
-        if value is _MISSING:
-            if self.default_factory is None:
-                raise KeyError(key)
-            value = self[key] = self.default_factory()
-        return value  # type: ignore[no-any-return]
+        return self._missing(key) if value is _MISSING else value
 
     def get(self, key: Any, default: Any = None) -> Any:
         value = self._value(self._data.get(key, _MISSING))
