@@ -174,21 +174,25 @@ class SoleOwner:
         parameter = self._parameter_behind(member.expr) if member.shape == "item" else None
         if parameter is None:
             return None
-        function, name = parameter
+        for call, argument in self.arguments_passed(*parameter):
+            found = self.evidence.of(argument)
+            if isinstance(found, Obj) and found.owned and not self._held_by_equality(argument):
+                return f"`{text(argument)}`, which the call at line {call.lineno} builds right there"
+        return None
+
+    def arguments_passed(self, function: FunctionNode, name: str) -> list[tuple[ast.Call, ast.expr]]:
+        """What each call in this module passes for parameter ``name`` of ``function``, a module-level
+        function or a method (matched by name, whatever the receiver; ``self`` is not passed)."""
         position = [argument.arg for argument in function_parameters(function)].index(name)
-        if self.survey.functions.get(function.name) is function:
-            calls = self.evidence.calls_of(function.name)
+        if self.survey.functions.get(function.name) is function:  # type: ignore[attr-defined]
+            calls = self.evidence.calls_of(function.name)  # type: ignore[attr-defined]
         elif function in self.survey.method_owner:
             position -= 0 if function in self.survey.unbound_methods and function not in self.survey.class_methods else 1
-            calls = self.evidence.calls_of(function.name, method=True)
+            calls = self.evidence.calls_of(function.name, method=True)  # type: ignore[attr-defined]
         else:
-            return None
-        for call in calls:
-            argument = argument_at(call, name, position) if position >= 0 else None
-            found = self.evidence.of(argument) if argument is not None else None
-            if isinstance(found, Obj) and found.owned and not self._held_by_equality(argument):  # type: ignore[arg-type]
-                return f"`{text(argument)}`, which the call at line {call.lineno} builds right there"  # type: ignore[arg-type]
-        return None
+            return []
+        passed = ((call, argument_at(call, name, position) if position >= 0 else None) for call in calls)
+        return [(call, argument) for call, argument in passed if argument is not None]
 
     def _from_a_built_model(self, member: Member) -> Optional[str]:
         """``for n, m in make_model().named_modules()``, where this module's ``make_model`` returns a model it

@@ -28,7 +28,7 @@ import ast
 import dataclasses
 from typing import Iterator, Optional
 
-from ..analysis.evidence import Evidence, Obj, argument_at, text
+from ..analysis.evidence import Evidence, Obj, text
 from ..analysis.fill_contents import Held
 from ..analysis.framework_types import ITERATION_METHODS, PARAMETER, TENSOR
 from ..analysis.ownership import SoleOwner
@@ -152,7 +152,7 @@ class ValueFixSafety:
     def _not_a_kept_global(self, name: str, bindings: list) -> Optional[str]:
         """A global keeps its object only if it is bound once and never rebound (``global latest``)."""
         if len(bindings) != 1 or bindings[0].how != "value":
-            return f"a global bound more than once, which keeps only its latest object"
+            return "a global bound more than once, which keeps only its latest object"
         for node in ast.walk(self.evidence.scopes.module):
             if isinstance(node, ast.Global) and name in node.names:
                 return f"a global rebound through `global {name}` (line {node.lineno}), which keeps only its latest object"
@@ -166,20 +166,7 @@ class ValueFixSafety:
         traced = self._parameter_behind(value)
         if traced is None:
             return None
-        function, name = traced
-        parameters = [argument.arg for argument in function_parameters(function)]
-        position = parameters.index(name)
-        if self.survey.functions.get(function.name) is function:  # type: ignore[attr-defined]
-            calls = self.evidence.calls_of(function.name)  # type: ignore[attr-defined]
-        elif function in self.survey.method_owner:
-            position -= 0 if function in self.survey.unbound_methods and function not in self.survey.class_methods else 1
-            calls = self.evidence.calls_of(function.name, method=True)  # type: ignore[attr-defined]
-        else:
-            return None
-        for call in calls:
-            argument = argument_at(call, name, position) if position >= 0 else None
-            if argument is None:
-                continue
+        for call, argument in self.sole_owner.arguments_passed(*traced):
             why = self._not_a_reference(argument) if not isinstance(argument, (ast.List, ast.Tuple)) else self._not_a_walk_of_a_reference(argument, 0)
             if why is not None and not self._kept_by_the_caller(argument, call):
                 return f"and `{text(call)}` (line {call.lineno}) passes `{text(argument)}`, {why}"

@@ -17,7 +17,6 @@ the set's did (``s |= d.keys()`` rebinds to a new plain set, ``s |= [1]`` raises
 """
 from __future__ import annotations
 
-import operator
 import weakref
 from collections.abc import Iterable, Iterator, MutableSet
 from copy import deepcopy
