@@ -20,7 +20,7 @@ import torch
 from torch import nn
 
 from conftest import REPO, installed_package
-from flake8_weakglobals.census.measure import Census, census
+from flake8_weakglobals.census.measure import Census, census, compare
 from test_deepspeed_proof import rewritten_copy  # noqa: F401  # the fixture: deepspeed rewritten by the codemod
 
 pytest_plugins = ["pytester"]
@@ -189,6 +189,21 @@ def test_a_model_held_by_a_local_only_is_not_a_pin(demo: Any) -> None:
     assert alive() is not None and report.pins == []  # alive during the census: the walk ran and found no root
 
 
+def test_a_remembered_address_is_old_only_while_it_reaches_the_same_object() -> None:
+    """The check that decides "alive before the census", with forged addresses: the census remembers each
+    framework object under its id with a weak reference; an id whose reference reaches another object (or
+    none) is an address some older object left to a new one, so the object there is new."""
+    kept, successor, gone = nn.Linear(4, 4), nn.Linear(4, 4), nn.Linear(4, 4)
+    dead = weakref.ref(gone)
+    del gone
+    assert dead() is None
+    alive = {id(kept): weakref.ref(kept), id(successor): weakref.ref(nn.Linear(4, 4))}  # another object lived there
+    ids, _, same = compare([kept, successor], alive)
+    assert ids == [id(kept), id(successor)] and same == [True, False]
+    assert compare([successor], {id(successor): dead})[2] == [False]  # the object remembered there died
+    assert compare([successor], {})[2] == [False]  # never seen
+
+
 def test_objects_alive_before_the_census_are_not_its_own_even_at_a_reused_address(demo: Any) -> None:
     older, model = nn.Linear(4, 4), nn.Sequential()
     engine = Census(["census_demo"])
@@ -198,13 +213,14 @@ def test_objects_alive_before_the_census_are_not_its_own_even_at_a_reused_addres
     model.append(nn.Linear(4, 4))  # new, but inside a module older than the census: that module's business
     assert engine.check().pins == []
     del model
-    address = id(older)
     demo.names.module_names.clear()
+    reused = nn.Linear(4, 4)
+    # The state CPython leaves when ``older`` dies and ``reused`` gets its address (it often does, but
+    # nothing guarantees it): the census remembers ``older`` under the address ``reused`` now has.
+    engine._alive[id(reused)] = engine._alive.pop(id(older))
     del older
-    candidates = [nn.Linear(4, 4) for _ in range(50)]
-    reused = next(candidate for candidate in candidates if id(candidate) == address)
     demo.names.record(reused)
-    assert [pin.path for pin in engine.check("t").pins] == [f"census_demo.names.module_names[<Linear at {address:#x}>]"]
+    assert [pin.path for pin in engine.check("t").pins] == [f"census_demo.names.module_names[<Linear at {id(reused):#x}>]"]
 
 
 # --- the walk's promises ---

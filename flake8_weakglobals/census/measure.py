@@ -59,6 +59,17 @@ _GONE = weakref.ref(_Marker())  # dead at once: what an id the census never saw 
 _call = weakref.ref.__call__
 
 
+def compare(framework: list[object], alive: dict[int, weakref.ref]) -> tuple[list[int], list[weakref.ref], list[bool]]:
+    """For each framework object: its id, the weak reference ``alive`` remembers under that id (a dead one
+    if none), and whether that reference still reaches this very object. An object that died and left its
+    address to a new one does not: that is what makes a reused address read as new. In C iterators: tens
+    of thousands of tensors cost milliseconds."""
+    ids = list(map(id, framework))
+    refs = list(map(alive.get, ids, repeat(_GONE)))
+    reached = list(map(_call, refs))
+    return ids, refs, list(map(or_, map(is_, reached, framework), map(is_, reached, repeat(_SAME))))
+
+
 class Census:
     """One census after another over the same packages (a session's tests): ``start`` remembers what is
     alive, ``check`` reports the pins created since, ``finish`` reports and starts again from there."""
@@ -112,14 +123,7 @@ class Census:
         return tuple(cls for cls in found if cls is not None)
 
     def _compare(self, framework: list[object]) -> tuple[list[int], list[weakref.ref], list[bool]]:
-        """For each framework object: its id, the weak reference remembered under that id (a dead one if
-        none), and whether that reference still reaches this very object (an object that died and left its
-        address to a new one does not). In C iterators: tens of thousands of tensors cost milliseconds."""
-        alive = self._alive or {}
-        ids = list(map(id, framework))
-        refs = list(map(alive.get, ids, repeat(_GONE)))
-        reached = list(map(_call, refs))
-        return ids, refs, list(map(or_, map(is_, reached, framework), map(is_, reached, repeat(_SAME))))
+        return compare(framework, self._alive or {})
 
     def _remember(self, framework: list[object], compared: tuple[list[int], list[weakref.ref], list[bool]]) -> None:
         ids, refs, same = compared
