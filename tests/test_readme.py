@@ -82,15 +82,16 @@ def test_console_blocks_show_what_the_commands_print(page: Path, block: str, tmp
 def test_pre_commit_snippets_are_valid_configs(tmp_path: Path) -> None:
     found = {page.relative_to(REPO).as_posix(): [text for language, text in page_blocks(page) if language == "yaml" and text.startswith("repos:")]
              for page in PAGES}
-    assert {page: len(texts) for page, texts in found.items() if texts} == {"README.md": 1, "docs/pre-commit.md": 4}
-    snippets = [text for texts in found.values() for text in texts]  # the README's first: our two hooks
+    assert {page: len(texts) for page, texts in found.items() if texts} == {"README.md": 2, "docs/pre-commit.md": 5}
+    snippets = [text for texts in found.values() for text in texts]  # the README's first two: our two hooks
     for snippet in snippets:
         (tmp_path / ".pre-commit-config.yaml").write_text(snippet)
         done = subprocess.run([sys.executable, "-m", "pre_commit", "validate-config", ".pre-commit-config.yaml"],
                               capture_output=True, text=True, cwd=tmp_path)
         assert done.returncode == 0, done.stdout + done.stderr
     manifest = (REPO / ".pre-commit-hooks.yaml").read_text()
-    assert all(f"id: {hook}\n" in manifest for hook in re.findall(r"- id: (weakglobals[\w-]*)", snippets[0]))
+    hooks = re.findall(r"- id: (weakglobals[\w-]*)\n", snippets[1])  # the published form names the manifest's hooks
+    assert hooks == ["weakglobals", "weakglobals-fix"] and all(f"- id: {hook}\n" in manifest for hook in hooks)
 
 
 def test_configuration_snippets_are_accepted() -> None:
