@@ -25,16 +25,26 @@ CASES = {
     "whole-file": "# flake8: noqa\nx = {}\n",
     "whole-file-with-codes": "# flake8: noqa: WG001\nx = {}\n",
 }
+#: Checked in the same flake8 run as each case, with no ``# noqa``: its finding shows that the plugin loaded
+#: and ran, so a case that reports nothing is silenced by its comment, not by a plugin that never ran.
+CONTROL = "from torch import nn\nx = {}\n" + FILL
+CONTROL_FINDING = "control.py:2:WG001"
+FORMAT = "%(path)s:%(row)d:%(code)s"  # one finding per line, as compared below
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_agrees_with_flake8(case: str, tmp_path: Path) -> None:
     source = "from torch import nn\n" + CASES[case] + FILL
-    path = tmp_path / "case.py"
-    path.write_text(source)
+    (tmp_path / "case.py").write_text(source)
+    (tmp_path / "control.py").write_text(CONTROL)
     done = subprocess.run(
-        [sys.executable, "-m", "flake8", "--isolated", "--select", "WG", str(path)], capture_output=True, text=True
+        [sys.executable, "-m", "flake8", "--isolated", "--jobs=1", "--select", "WG", f"--format={FORMAT}", "case.py", "control.py"],
+        capture_output=True, text=True, cwd=tmp_path,
     )
-    reported_by_flake8 = "WG001" in done.stdout
+    # A plugin that fails to load stops flake8 with the error on stderr; exit 1 here is flake8 reporting findings.
+    assert (done.returncode, done.stderr) == (1, ""), done.stderr
+    reported = set(done.stdout.splitlines())
+    assert CONTROL_FINDING in reported, f"the plugin did not run: {done.stdout!r}"
     line = next(number for number, text in enumerate(source.splitlines(), 1) if "x = " in text)
-    assert (not NoqaMap(source).silences("WG001", line)) == reported_by_flake8
+    expected = {CONTROL_FINDING} if NoqaMap(source).silences("WG001", line) else {CONTROL_FINDING, f"case.py:{line}:WG001"}
+    assert reported == expected
