@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import pytest
 import torch
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 from torch import nn
 
 from flake8_weakglobals.runtime import caches as runtime_caches
@@ -96,23 +96,36 @@ def test_function_entries_go_with_their_module_or_tensor_argument() -> None:
     assert scaled.cache_info().currsize == unique_device.cache_info().currsize == 0
 
 
-def test_a_recycled_id_never_hits() -> None:
-    calls = []
+@pytest.mark.parametrize("decorator", [weak_cache, weak_lru_cache(maxsize=8)], ids=["unbounded", "bounded"])
+def test_a_recycled_id_never_hits(decorator: Callable[[Any], Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new object at a collected argument's address misses. Whether CPython hands that address out again is
+    its allocator's choice, so the reuse is forged: the cache's ``id`` gives the new tensor the collected
+    one's id (never while both live, as in CPython), and the cache must not take the old entry for it."""
+    calls: list[torch.Tensor] = []
 
-    @weak_cache
+    @decorator
     def norm(tensor: torch.Tensor) -> float:
         calls.append(tensor)
         return float(tensor.sum())
 
     first = torch.ones(3)
-    assert norm(first) == 3.0
-    first_id = id(first)
+    assert norm(first) == 3.0 and norm(first) == 3.0 and len(calls) == 1, "the entry was cached"
+    first_id, first_alive = id(first), weakref.ref(first)
     del first, calls[:]
-    for _ in range(1000):  # CPython hands a freed address to the next object of its size
-        reused = torch.full((3,), 5.0)
-        if id(reused) == first_id:
-            assert norm(reused) == 15.0
-            break
+    assert first_alive() is None
+    reused = torch.full((3,), 5.0)
+    asked: list[bool] = []
+
+    def recycled_id(obj: object) -> int:
+        if obj is reused:
+            asked.append(True)
+            return first_id
+        return id(obj)
+
+    monkeypatch.setattr(runtime_caches, "id", recycled_id, raising=False)  # a module global shadows the builtin
+    assert norm(reused) == 15.0 and len(calls) == 1 and calls[0] is reused, "a miss: computed for the new tensor"
+    assert asked, "the cache looked the new tensor up by the recycled id"
+    assert norm(reused) == 15.0 and len(calls) == 1, "and the new tensor's own entry hits"
 
 
 # --- lru_cache's behaviour ------------------------------------------------------------------------------
@@ -446,12 +459,19 @@ def test_torch_export_traces_the_method_and_caches_no_fake_tensor(compiler: dict
 
 # --- hypothesis: functools.lru_cache as the model -------------------------------------------------------
 
+#: The same examples on every run and machine: derandomized, no example database to replay from, and no
+#: health check that times how long drawing took.
+DETERMINISTIC = settings(derandomize=True, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 POOL = 4
 calls_strategy = st.lists(st.tuples(st.integers(0, POOL - 1), st.integers(0, 2), st.booleans()), max_size=40)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(DETERMINISTIC, max_examples=60)
 @given(calls=calls_strategy, maxsize=st.sampled_from([None, 0, 1, 2, 3]))
+# A hit that makes an entry the most recent, then evictions of the least recent (a keyword call is a key of its
+# own): which a derandomized draw reaches changes with the hypothesis release, so these are explicit.
+@example(calls=[(0, 0, False), (1, 0, False), (0, 0, False), (2, 0, False), (1, 0, True), (0, 0, False)], maxsize=2)
+@example(calls=[(0, 0, False), (1, 1, False), (1, 1, False), (0, 0, True)], maxsize=1)
 def test_function_hits_and_results_match_lru_cache(calls: list[tuple[int, int, bool]], maxsize: Any) -> None:
     """Same arguments, same sequence: the same results, the same hits and misses, the same calls made."""
     modules = [nn.Linear(1, 1) for _ in range(POOL)]
@@ -476,8 +496,9 @@ def test_function_hits_and_results_match_lru_cache(calls: list[tuple[int, int, b
     assert seen["weak"] == seen["lru"]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(DETERMINISTIC, max_examples=40)
 @given(calls=st.lists(st.tuples(st.integers(0, 1), st.integers(0, 3)), max_size=30), maxsize=st.sampled_from([None, 1, 2]))
+@example(calls=[(0, 1), (1, 1), (0, 1), (0, 2), (1, 1), (0, 1)], maxsize=2)  # another instance's call evicts: one LRU order
 def test_method_hits_match_lru_cache_over_every_instance(calls: list[tuple[int, int]], maxsize: Any) -> None:
     """On methods too the model is ``lru_cache`` itself: one cache, one LRU order for every instance."""
     cached, plain = rotary(weak_lru_cache(maxsize=maxsize)), rotary(functools.lru_cache(maxsize=maxsize))
