@@ -22,7 +22,6 @@ BLOCKS = readme_blocks()  # every page's
 CONSOLE = [(page, text) for page in PAGES for language, text in page_blocks(page) if language == "console"]
 ENVIRONMENT = {**os.environ, "NO_COLOR": "1"}
 
-
 def test_the_readme_starts_with_exactly_two_commands() -> None:
     (first_language, first), (second_language, second) = README_BLOCKS[:2]
     assert README.index("```") < README.index("\n## ") and README.split("```")[4].count("\n## ") > 0
@@ -59,6 +58,13 @@ def copy_examples(tmp_path: Path) -> Path:
 
 def shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, shell=True, capture_output=True, text=True, cwd=cwd, env=ENVIRONMENT)
+
+
+def block(page: str, language: str, start: str) -> str:
+    """The one block of ``page`` in ``language`` that starts with ``start``: a second such block fails the test
+    that runs the first, rather than going unrun under the same row of ``RUNS``."""
+    (text,) = [text for kind, text in page_blocks(REPO / page) if kind == language and text.startswith(start)]
+    return text
 
 
 def test_the_first_command_shows_the_findings_then_the_fix(tmp_path: Path) -> None:
@@ -113,6 +119,18 @@ def test_benchmark_commands_run(script: str) -> None:
     done = subprocess.run([sys.executable, script, *quick], capture_output=True, text=True, cwd=REPO)
     assert done.returncode == 0, done.stderr
     assert "|---|" in done.stdout
+
+
+def test_the_runtime_pages_session_prints_what_it_shows() -> None:
+    """docs/runtime.md's ``pycon`` session, run by doctest as written (its first line imports what it uses): each
+    ``>>>`` line runs, and what it prints, here the exception's type and message, is what the page shows."""
+    import doctest
+
+    session = block("docs/runtime.md", "pycon", ">>> ")
+    test = doctest.DocTestParser().get_doctest(session, {}, "docs/runtime.md", "docs/runtime.md", 0)
+    report: list[str] = []
+    failed, attempted = doctest.DocTestRunner().run(test, out=report.append)
+    assert (failed, attempted) == (0, session.count(">>> ")), "".join(report)
 
 
 def github_anchors(markdown: str) -> set[str]:
