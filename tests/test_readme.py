@@ -133,6 +133,26 @@ def test_the_runtime_pages_session_prints_what_it_shows() -> None:
     assert (failed, attempted) == (0, session.count(">>> ")), "".join(report)
 
 
+def test_the_architecture_tree_is_the_packages_layers() -> None:
+    """docs/architecture.md's tree is the package: a row for each sub-package of ``flake8_weakglobals`` (highest
+    layer first) and for ``fixes``, each numbered as ``tests/test_layers.py``'s ``LAYERS`` ranks it (lowest 1),
+    and the runtime's row names its parts, the modules of ``flake8_weakglobals/runtime/``."""
+    from test_layers import LAYERS
+
+    tree = block("docs/architecture.md", "text", "flake8_weakglobals/ ")
+    rows = re.findall(r"^(├── |└── |)(\w+)/ +(\d+) +(.+)$", tree, flags=re.MULTILINE)
+    drawn = {("flake8_weakglobals." if branch else "") + folder: int(layer) for branch, folder, layer, _ in rows}
+    ranked = {prefix: rank for rank, prefixes in enumerate(LAYERS, start=1) for prefix in prefixes}
+    assert drawn == ranked
+    inside = [int(layer) for branch, _, layer, _ in rows if branch]
+    assert inside == sorted(inside, reverse=True)
+    packages = {f"flake8_weakglobals.{path.parent.name}" for path in (REPO / "flake8_weakglobals").glob("*/__init__.py")}
+    assert packages | {"fixes"} == set(drawn)
+    (runtime,) = [what for _, folder, _, what in rows if folder == "runtime"]
+    parts = {path.stem for path in (REPO / "flake8_weakglobals" / "runtime").glob("*.py")} - {"__init__"}
+    assert set(runtime.split(":")[0].split(", ")) == parts
+
+
 def github_anchors(markdown: str) -> set[str]:
     """The anchors GitHub gives a page's headings (outside code blocks): the text lower-cased, without code
     marks and punctuation, spaces made hyphens; a repeated heading gets ``-1``, ``-2``, ..."""
