@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, doc_pages, page_blocks, readme_blocks
+from conftest import PINNING, REPO, doc_pages, page_blocks, readme_blocks
 from flake8_weakglobals.frontends.config import parse_extra_types, settings_from_table
 
 README = (REPO / "README.md").read_text()
@@ -67,6 +67,14 @@ def block(page: str, language: str, start: str) -> str:
     return text
 
 
+def write(root: Path, files: dict[str, str]) -> Path:
+    """A scratch project: each relative path with its text."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
 def test_the_first_command_shows_the_findings_then_the_fix(tmp_path: Path) -> None:
     demo = README_BLOCKS[0][1].strip().split(" && ", 1)[1]  # the install itself is what CI's set-up did
     done = shell(demo, copy_examples(tmp_path))
@@ -119,6 +127,20 @@ def test_benchmark_commands_run(script: str) -> None:
     done = subprocess.run([sys.executable, script, *quick], capture_output=True, text=True, cwd=REPO)
     assert done.returncode == 0, done.stderr
     assert "|---|" in done.stdout
+
+
+@pytest.mark.parametrize(("files", "fixed"), [
+    ({"tools/__init__.py": "", "tools/x.py": "#!/usr/bin/env python\n" + PINNING}, "tools/x.py"),  # a script inside a package
+    ({"tests/test_x.py": PINNING}, "tests/test_x.py"),  # a test file in a directory without __init__.py
+], ids=["script-in-package", "test-file"])
+def test_the_import_that_tries_both_ways_is_what_the_codemod_writes(files: dict[str, str], fixed: str, tmp_path: Path) -> None:
+    """docs/codemod.md's ``try``/``except ImportError`` import is what ``python -m fixes.apply`` writes, character
+    for character, into each kind of file the page says is run both ways (its table's last two rows)."""
+    shim = block("docs/codemod.md", "python", "try:")
+    done = shell(f"python -m fixes.apply {Path(fixed).parent}", write(tmp_path, files))
+    assert done.returncode == 0, done.stdout + done.stderr
+    head = "from torch import nn\n"
+    assert (tmp_path / fixed).read_text() == files[fixed].replace(head, head + shim, 1).replace("names = {}", "names = _WeakIdMap()")
 
 
 def test_the_runtime_pages_session_prints_what_it_shows() -> None:
