@@ -20,7 +20,7 @@ PAGES = doc_pages()  # the README, then docs/*.md
 README_BLOCKS = page_blocks(REPO / "README.md")
 BLOCKS = readme_blocks()  # every page's
 CONSOLE = [(page, text) for page in PAGES for language, text in page_blocks(page) if language == "console"]
-ENVIRONMENT = {**os.environ, "NO_COLOR": "1"}
+ENVIRONMENT = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80"}  # pytest's separators in the census transcripts are 80 wide
 
 def test_the_readme_starts_with_exactly_two_commands() -> None:
     (first_language, first), (second_language, second) = README_BLOCKS[:2]
@@ -127,6 +127,71 @@ def test_benchmark_commands_run(script: str) -> None:
     done = subprocess.run([sys.executable, script, *quick], capture_output=True, text=True, cwd=REPO)
     assert done.returncode == 0, done.stderr
     assert "|---|" in done.stdout
+
+
+def test_the_census_command_reports_a_projects_pin(tmp_path: Path) -> None:
+    """docs/census.md's command as written (its ``tests/`` the project's), in a project of one package that pins
+    (conftest's ``PINNING``) and one test that fills it; then the mode its comment names, which fails that test."""
+    command = block("docs/census.md", "bash", "python -m pytest --weakglobals")
+    test = "from torch import nn\n\nfrom pinpkg import pins\n\n\ndef test_add():\n    pins.add(nn.Linear(2, 2))\n"
+    write(tmp_path, {"pinpkg/__init__.py": "", "pinpkg/pins.py": PINNING, "tests/test_pins.py": test})
+    done = shell(command, tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = done.stdout.split(" weakglobals census =", 1)[1].splitlines()
+    assert report[1].startswith("weakglobals census of pinpkg: 1 container holds 1 object created by 1 test, 24 B")
+    assert report[2].split() == ["24", "B", "pinpkg.pins.names:", "1", "object;", "confirms", "WG001", "at", "pinpkg/pins.py:3"]
+    (other,) = re.findall(r"# or (--weakglobals=\w+)$", command.strip())
+    failed = shell(command.partition("#")[0].replace("--weakglobals=report", other), tmp_path)
+    assert failed.returncode == 1 and "ERROR tests/test_pins.py::test_add" in failed.stdout, failed.stdout
+
+
+#: A project for each transcript of docs/census.md, as its text describes it: the transcript's own command, or
+#: (where it shows none) the page's ``python -m pytest --weakglobals=report``, with the files it is run on.
+CENSUS_PROJECTS: dict[str, tuple[str, dict[str, str]]] = {
+    "test_replace_blocks.py": ("", {  # DeepSpeed 0.19.6's name extraction on 16 blocks of 4 MiB, then each replaced
+        "test_replace_blocks.py": "import deepspeed.utils.debug as debug\nfrom torch import nn\n\n\n"
+                                  "def test_replace_every_block():\n"
+                                  "    model = nn.Sequential(*(nn.Linear(1024, 1024, bias=False) for _ in range(16)))\n"
+                                  "    debug.debug_extract_module_and_param_names(model)\n"
+                                  "    for index in range(len(model)):\n"
+                                  "        setattr(model, str(index), nn.Linear(1024, 1024, bias=False))\n",
+    }),
+    "pinpkg.store.BY_NAME": ("python -m pytest --weakglobals=report", {  # CACHE[module] = name, BY_NAME[name] = obj
+        "pinpkg/__init__.py": "",
+        "pinpkg/store.py": "from torch import nn\nCACHE = {}\nBY_NAME = {}\n\n\n"
+                           "def cache(module: nn.Module, name: str) -> None:\n    CACHE[module] = name\n\n\n"
+                           "def register(name, obj):\n    BY_NAME[name] = obj\n",
+        "test_store.py": "from torch import nn\n\nfrom pinpkg import store\n\n\ndef test_keep():\n"
+                         "    module = nn.Linear(8, 8)\n    store.cache(module, 'first')\n    store.register('first', module)\n",
+    }),
+    "not censused: test_broken.py": ("python -m pytest --weakglobals=report", {  # a test module that fails to import
+        "pinpkg/__init__.py": "", "pinpkg/pins.py": PINNING, "test_broken.py": "import no_such_module_anywhere\n",
+    }),
+}
+CENSUS_TRANSCRIPTS = [text for language, text in page_blocks(REPO / "docs" / "census.md") if language == "text"]
+
+
+def comparable(line: str) -> str:
+    """A report line without what changes from run to run: addresses and times."""
+    return re.sub(r"[\d.]+(?= m?s\b)", "N", re.sub(r"0x[0-9a-f]+", "0x…", line.rstrip()))
+
+
+@pytest.mark.parametrize("transcript", CENSUS_TRANSCRIPTS, ids=lambda text: next((key for key in CENSUS_PROJECTS if key in text), "?"))
+def test_census_transcripts_are_what_the_census_prints(transcript: str, tmp_path: Path) -> None:
+    """Each ``text`` transcript of docs/census.md, run in the project ``CENSUS_PROJECTS`` builds for it: the
+    report from its separator on is the transcript's lines (a transcript may stop before the timing line; a
+    command's ``...`` is pytest's own output, before the report)."""
+    ((command, files),) = [project for key, project in CENSUS_PROJECTS.items() if key in transcript]
+    shown = transcript.splitlines()
+    if shown[0].startswith("$ "):
+        command, shown = shown[0][2:], shown[shown.index("...") + 1 :]
+    done = shell(command, write(tmp_path, files))
+    printed = done.stdout.splitlines()
+    start = next(index for index, line in enumerate(printed) if line.startswith("=") and " weakglobals census " in line)
+    report = [comparable(line) for line in printed[start:]]
+    assert report[: len(shown)] == [comparable(line) for line in shown], done.stdout
+    rest = report[len(shown) :]
+    assert " censused in " in shown[-1] or (rest and " censused in " in rest[0]), "the transcript stops inside the report"
 
 
 @pytest.mark.parametrize(("files", "fixed"), [
