@@ -3,6 +3,7 @@
 every benchmark command is smoke-run, and every relative link leads to a file and an anchor that exist."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PINNING, REPO, doc_pages, page_blocks, readme_blocks
+from conftest import PINNING, REPO, doc_pages, page_blocks, readme_blocks, require
 from flake8_weakglobals.frontends.config import parse_extra_types, settings_from_table
 
 README = (REPO / "README.md").read_text()
@@ -56,8 +57,8 @@ def copy_examples(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(command, shell=True, capture_output=True, text=True, cwd=cwd, env=ENVIRONMENT)
+def shell(command: str, cwd: Path, **environment: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command, shell=True, capture_output=True, text=True, cwd=cwd, env={**ENVIRONMENT, **environment})
 
 
 def block(page: str, language: str, start: str) -> str:
@@ -218,6 +219,61 @@ def test_the_runtime_pages_session_prints_what_it_shows() -> None:
     report: list[str] = []
     failed, attempted = doctest.DocTestRunner().run(test, out=report.append)
     assert (failed, attempted) == (0, session.count(">>> ")), "".join(report)
+
+
+def test_the_ecosystem_table_derives_from_a_site(tmp_path: Path) -> None:
+    """docs/configuration.md's command with a real ``SITE`` and ``PACKAGE``: a scratch site holding one package,
+    unpacked as a wheel would be (its ``dist-info`` says the version), whose class derives from ``nn.Module``
+    and is re-exported by its ``__init__``. It writes to a scratch file instead of over the shipped table."""
+    command = block("docs/configuration.md", "bash", "python -m flake8_weakglobals.analysis.derive_ecosystem ")
+    shipped = "flake8_weakglobals/analysis/ecosystem_classes.json"
+    assert command.strip().endswith(f"SITE PACKAGE... > {shipped}")
+    write(tmp_path, {
+        "site/tinyeco/__init__.py": "from .models import TinyModel\n",
+        "site/tinyeco/models.py": "from torch import nn\n\n\nclass TinyModel(nn.Module):\n    pass\n",
+        "site/tinyeco-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: tinyeco\nVersion: 1.0\n",
+    })
+    done = shell(command.replace("SITE PACKAGE...", "site tinyeco").replace(shipped, "derived.json"), tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads((tmp_path / "derived.json").read_text()) == {
+        "derived_from": {"tinyeco": "tinyeco==1.0"},
+        "kinds": {"tinyeco.TinyModel": "module", "tinyeco.models.TinyModel": "module"},
+        "holders": {},
+    }
+
+
+def test_the_sarif_workflows_steps_run(tmp_path: Path) -> None:
+    """docs/configuration.md's workflow, marked there as the form for once the project is published. Its
+    ``weakglobals`` step runs as written in a checkout of ``examples/`` and writes a SARIF log of both findings.
+    Its install step names the unpublished home repository, so it runs with this checkout's HEAD in its place
+    (``git+file://localhost/...``: pip's URL check wants a host), as a dry run without dependencies or build
+    isolation, which would fetch from the package index: it must resolve to this package."""
+    import yaml  # pre-commit's own dependency
+
+    require(shutil.which("git") is not None and (REPO / ".git").exists(), "git and a git checkout of this repository")
+    text = block("docs/configuration.md", "yaml", "name: weakglobals")
+    page = (REPO / "docs" / "configuration.md").read_text()
+    lead = " ".join(page.split(f"```yaml\n{text}")[0].rstrip().rsplit("\n\n", 1)[1].split())  # the paragraph that leads to it
+    assert "for once the project is published at its home repository (it is not yet" in lead, lead
+    (job,) = yaml.safe_load(text)["jobs"].values()
+    install, lint = [step["run"] for step in job["steps"] if "run" in step]
+
+    cwd = copy_examples(tmp_path)
+    done = shell(lint, cwd)
+    assert done.returncode == 0, done.stderr
+    log = json.loads((cwd / "weakglobals.sarif").read_text())
+    assert isinstance(log, dict) and log["version"] == "2.1.0", log
+    (run,) = log["runs"]
+    assert [(result["ruleId"], result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]) for result in run["results"]] == [
+        ("WG001", "examples/pinning.py")] * 2
+
+    home = "git+https://github.com/flake8-weakglobals/flake8-weakglobals@main"
+    assert home in install
+    head = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=REPO, check=True).stdout.strip()
+    here = install.replace(home, f"git+file://localhost{REPO.resolve()}@{head}").replace("pip install", "pip install --dry-run --no-deps --no-build-isolation", 1)
+    done = shell(here, tmp_path, PIP_DISABLE_PIP_VERSION_CHECK="1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Would install flake8-weakglobals-" in done.stdout, done.stdout
 
 
 def test_the_architecture_tree_is_the_packages_layers() -> None:
