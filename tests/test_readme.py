@@ -276,6 +276,22 @@ def test_the_sarif_workflows_steps_run(tmp_path: Path) -> None:
     assert "Would install flake8-weakglobals-" in done.stdout, done.stdout
 
 
+def test_the_sweep_rescore_without_the_trees_says_how_to_fetch_them(tmp_path: Path) -> None:
+    """docs/accuracy.md's rescore, with ``--root`` an empty directory in place of ``/work/sweep2``: the 24 trees
+    are fetched from GitHub and the package index, which this machine cannot reach. It must still exit 0 (it is a
+    report), note every repository of the sweep as skipped, print its table, and list each one to fetch."""
+    command = block("docs/accuracy.md", "bash", "python benchmarks/sweep.py ")
+    assert " --root /work/sweep2" in command
+    done = shell(command.replace(" --root /work/sweep2", f" --root {tmp_path}"), REPO)
+    assert done.returncode == 0, done.stderr
+    repositories = [entry["repo"] for entry in json.loads((REPO / "benchmarks" / "sweep2" / "repositories.json").read_text())]
+    assert len(repositories) == 24
+    for repository in repositories:
+        assert f"note: {repository} is not under {tmp_path / repository.replace('/', '+')}: skipped\n" in done.stdout
+        assert re.search(rf"^  {re.escape(repository)} +\S", done.stdout, flags=re.MULTILINE), repository
+    assert "| **all 0 run** | 0 |" in done.stdout and f"To reproduce, unpack each repository at its commit into {tmp_path}/" in done.stdout
+
+
 def test_the_architecture_tree_is_the_packages_layers() -> None:
     """docs/architecture.md's tree is the package: a row for each sub-package of ``flake8_weakglobals`` (highest
     layer first) and for ``fixes``, each numbered as ``tests/test_layers.py``'s ``LAYERS`` ranks it (lowest 1),
