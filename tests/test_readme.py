@@ -1,8 +1,10 @@
-"""The README and the pages under ``docs/`` cannot rot: the README's set-up commands are what CI runs, every
-``console`` block of every page is run here and its output compared, every configuration snippet is validated,
-every benchmark command is smoke-run, and every relative link leads to a file and an anchor that exist."""
+"""The README and the pages under ``docs/`` cannot rot: every fenced block of every page is run by a test, as
+written (``RUNS`` names it, and the inventory fails on a block no test runs), the README's set-up commands
+are what CI runs, every benchmark command is smoke-run, and every relative link leads to a file and an anchor
+that exist."""
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -22,6 +24,30 @@ README_BLOCKS = page_blocks(REPO / "README.md")
 BLOCKS = readme_blocks()  # every page's
 CONSOLE = [(page, text) for page in PAGES for language, text in page_blocks(page) if language == "console"]
 ENVIRONMENT = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80"}  # pytest's separators in the census transcripts are 80 wide
+
+#: The test that runs each fenced block of the README and ``docs/``: ``(page, language, how its text starts)``,
+#: ``*`` for any page, to ``module::function``. Each block must match exactly one row, so a new block fails
+#: ``test_every_block_is_run_by_exactly_one_test`` until a test runs it and a row here names that test.
+RUNS: dict[tuple[str, str, str], str] = {
+    ("README.md", "bash", "pip install -e . "): "test_readme::test_the_first_command_shows_the_findings_then_the_fix",
+    ("README.md", "bash", "pip install torch=="): "test_readme::test_ci_runs_the_readme_test_command",
+    ("*", "console", "$ "): "test_readme::test_console_blocks_show_what_the_commands_print",
+    ("*", "yaml", "repos:"): "test_pre_commit::test_every_documented_form_runs_with_the_real_pre_commit",
+    ("docs/pre-commit.md", "text", "$ pre-commit run --all-files\n"): "test_pre_commit::test_a_user_repository_through_four_runs",
+    ("docs/pre-commit.md", "toml", "[tool.ruff.lint]"): "test_neighbours::test_ruff_configured_as_documented_keeps_our_noqa_and_without_it_deletes_it",
+    ("docs/configuration.md", "ini", "[flake8]"): "test_readme::test_configuration_snippets_are_accepted",
+    ("docs/configuration.md", "toml", "[tool.weakglobals]"): "test_readme::test_configuration_snippets_are_accepted",
+    ("docs/configuration.md", "bash", "python -m flake8_weakglobals.analysis.derive_ecosystem "): "test_readme::test_the_ecosystem_table_derives_from_a_site",
+    ("docs/configuration.md", "yaml", "name: weakglobals"): "test_readme::test_the_sarif_workflows_steps_run",
+    ("docs/census.md", "bash", "python -m pytest --weakglobals"): "test_readme::test_the_census_command_reports_a_projects_pin",
+    ("docs/census.md", "text", ""): "test_readme::test_census_transcripts_are_what_the_census_prints",
+    ("docs/codemod.md", "python", "try:"): "test_readme::test_the_import_that_tries_both_ways_is_what_the_codemod_writes",
+    ("docs/codemod.md", "text", "deepspeed/"): "test_fix_cli::test_the_whole_deepspeed_package_is_fixed_and_still_imports",
+    ("docs/runtime.md", "pycon", ">>> "): "test_readme::test_the_runtime_pages_session_prints_what_it_shows",
+    ("docs/accuracy.md", "bash", "python benchmarks/sweep.py "): "test_readme::test_the_sweep_rescore_without_the_trees_says_how_to_fetch_them",
+    ("docs/architecture.md", "text", "flake8_weakglobals/ "): "test_readme::test_the_architecture_tree_is_the_packages_layers",
+}
+
 
 def test_the_readme_starts_with_exactly_two_commands() -> None:
     (first_language, first), (second_language, second) = README_BLOCKS[:2]
@@ -74,6 +100,28 @@ def write(root: Path, files: dict[str, str]) -> Path:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
     return root
+
+
+def test_every_block_is_run_by_exactly_one_test() -> None:
+    """The inventory: every fenced block of every page matches one row of ``RUNS``, every row matches a block
+    (a row left by a deleted block would claim the next one that happens to start alike), and every test a row
+    names is a function of that test module (read with ``ast``: importing another test module here would
+    bypass pytest's own import of it)."""
+    claimed: dict[tuple[str, str, str], int] = dict.fromkeys(RUNS, 0)
+    wrong = []
+    for page in PAGES:
+        name = page.relative_to(REPO).as_posix()
+        for language, text in page_blocks(page):
+            rows = [row for row in RUNS if row[0] in ("*", name) and row[1] == language and text.startswith(row[2])]
+            claimed.update((row, claimed[row] + 1) for row in rows)
+            if len(rows) != 1:
+                wrong.append(f"{name}: ```{language} block {text.splitlines()[0][:60]!r} is claimed by {[RUNS[row] for row in rows]}")
+    assert not wrong, "\n".join(wrong)
+    assert [row for row, count in claimed.items() if not count] == []
+    for test in sorted(set(RUNS.values())):
+        module, _, function = test.partition("::")
+        tree = ast.parse((REPO / "tests" / f"{module}.py").read_text())
+        assert function in {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}, f"{test}: no such test"
 
 
 def test_the_first_command_shows_the_findings_then_the_fix(tmp_path: Path) -> None:
