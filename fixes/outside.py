@@ -25,6 +25,8 @@ from flake8_weakglobals.rules.container_fix import LIST_API, MAP_API, SET_API
 from flake8_weakglobals.rules.findings import Finding
 from flake8_weakglobals.source.python_files import SKIPPED_DIRECTORIES
 from flake8_weakglobals.syntax.qualified_names import Names
+from flake8_weakglobals.syntax.mentions import Mentions
+from flake8_weakglobals.syntax.scopes import Scopes, every_statement
 
 #: Methods of ``WeakIdMap`` / ``WeakIdSet`` that behave as the dict's and set's do, and of the weak caches
 #: as ``lru_cache``'s do.
@@ -66,7 +68,7 @@ def _outside_reason(path: Path, context: Optional[ModuleContext], finding: Findi
     for other in _mentioning(scope, module_word):  # an importer names the module: ``from .state import x``
         if other == own:
             continue
-        whole = _whole_namespace_read(files[other], other, context.name, holder)
+        whole = _whole_namespace_read(files[other], other, _words(scope)[other], context.name, holder)
         if whole is not None:
             return whole
         if finding.name.rpartition(".")[2] not in _words(scope)[other]:
@@ -114,34 +116,69 @@ def _filled_from_elsewhere(
 
 _NAMESPACE_READS = frozenset({"builtins.vars", "inspect.getmembers", "inspect.getmembers_static"})
 _TAKING_ALONG = ("pickle.", "copy.", "torch.save", "cloudpickle.", "dill.", "joblib.dump")
+#: Identifiers a module must spell to read a namespace whole, or to reach one of ``_TAKING_ALONG``.
+_NAMESPACE_WORDS = frozenset({"vars", "__dict__", "getmembers", "getmembers_static"})
+_TAKING_ALONG_WORDS = frozenset({"pickle", "copy", "save", "cloudpickle", "dill", "joblib"})
 
 
-def _whole_namespace_read(text: str, path: Path, module: str, holder: Optional[str]) -> Optional[str]:
-    """Where another module reads this module's namespace whole (``vars(state)``, ``state.__dict__``,
-    ``inspect.getmembers(state)``: a reset that clears every dict it finds would skip the rewritten
-    container), or hands the instance that holds the container to pickle, copy or ``torch.save``."""
-    if "vars" not in text and "__dict__" not in text and "getmembers" not in text and holder is None:
+@dataclasses.dataclass(frozen=True)
+class _WholeReads:
+    """What one module does with other objects whole, from one parse and one walk of it per run (every
+    container asks the same modules, so each question is a lookup): the absolute names whose namespace it
+    reads whole (``vars(state)``, ``state.__dict__``, ``inspect.getmembers(state)``), and those it hands to
+    pickle, copy or ``torch.save``, each with the refusal that names the place."""
+
+    namespaces: tuple[tuple[str, int, str], ...] = ()  # (absolute name, line, how)
+    taken_along: tuple[tuple[str, int, str], ...] = ()
+
+
+_NOTHING_READ = _WholeReads()
+
+
+def _whole_namespace_read(text: str, path: Path, words: frozenset[str], module: str, holder: Optional[str]) -> Optional[str]:
+    """Where another module reads this module's namespace whole (a reset that clears every dict it finds
+    would skip the rewritten container), or hands the instance that holds the container to pickle, copy or
+    ``torch.save``. A module that spells none of the words either needs is not parsed: a read of the
+    namespace spells one of ``_NAMESPACE_WORDS``, and handing the holder along spells its name (in the
+    import, at least) and one of ``_TAKING_ALONG_WORDS``."""
+    takes_along = holder is not None and holder.rpartition(".")[2] in words and not words.isdisjoint(_TAKING_ALONG_WORDS)
+    if words.isdisjoint(_NAMESPACE_WORDS) and not takes_along:
         return None
+    reads = _whole_reads(path, text)
+    found = [(line, how) for name, line, how in reads.namespaces if name == module]
+    found += [(line, how) for name, line, how in reads.taken_along if holder is not None and name == holder]
+    return f"`{_shown(path)}` line {found[0][0]} {found[0][1]}" if found else None
+
+
+@functools.lru_cache(maxsize=_MAX_FILES)
+def _whole_reads(path: Path, text: str) -> _WholeReads:
     context = context_for(path)
     tree = _parsed(text)
-    if tree is None:
-        return None  # the container's own uses decide whether an unparsable file refuses the fix
+    if tree is None or context is None:
+        return _NOTHING_READ  # the container's own uses decide whether an unparsable file refuses the fix
     names = _imported_names(tree)
 
-    def names_it(expr: ast.expr, target: str) -> bool:
+    def absolute(expr: ast.expr) -> Optional[str]:
         named = names.qualify(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
-        return named is not None and context is not None and context.absolute(named) == target
+        return context.absolute(named) if named is not None else None
 
-    for node in ast.walk(tree):
+    namespaces: list[tuple[str, int, str]] = []
+    taken_along: list[tuple[str, int, str]] = []
+    lines = Mentions(text).words(_NAMESPACE_WORDS | names.spellings((*_NAMESPACE_READS, *_TAKING_ALONG)))
+    for node in Scopes(tree).index_parts(tree, functools.partial(Mentions.within, lines)):  # the lines that can name one
         if isinstance(node, ast.Call) and node.args:
             callee = names.qualify(node.func) or ""
-            if callee in _NAMESPACE_READS and names_it(node.args[0], module):
-                return f"`{_shown(path)}` line {node.lineno} reads the module's namespace whole with `{ast.unparse(node)[:60]}`"
-            if holder is not None and callee.startswith(_TAKING_ALONG) and any(names_it(argument, holder) for argument in node.args):
-                return f"`{_shown(path)}` line {node.lineno} passes the instance that holds it to `{ast.unparse(node.func)}()`"
-        elif isinstance(node, ast.Attribute) and node.attr == "__dict__" and names_it(node.value, module):
-            return f"`{_shown(path)}` line {node.lineno} reads the module's namespace whole as `{ast.unparse(node)}`"
-    return None
+            read = absolute(node.args[0]) if callee in _NAMESPACE_READS else None
+            if read is not None:
+                namespaces.append((read, node.lineno, f"reads the module's namespace whole with `{ast.unparse(node)[:60]}`"))
+            if callee.startswith(_TAKING_ALONG):
+                how = f"passes the instance that holds it to `{ast.unparse(node.func)}()`"
+                taken_along.extend((name, node.lineno, how) for name in map(absolute, node.args) if name is not None)
+        elif isinstance(node, ast.Attribute) and node.attr == "__dict__":
+            read = absolute(node.value)
+            if read is not None:
+                namespaces.append((read, node.lineno, f"reads the module's namespace whole as `{ast.unparse(node)}`"))
+    return _WholeReads(tuple(namespaces), tuple(taken_along))
 
 
 def _parsed(text: str) -> Optional[ast.Module]:
@@ -157,9 +194,9 @@ def _parsed(text: str) -> Optional[ast.Module]:
 def _imported_names(tree: ast.Module) -> Names:
     """What the names a module imports stand for, wherever it imports them."""
     names = Names()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            names.add_import(node, module_level=True)
+    for statement in every_statement(tree.body):
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            names.add_import(statement, module_level=True)
     return names
 
 

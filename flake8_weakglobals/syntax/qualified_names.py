@@ -66,6 +66,13 @@ class Names:
         target = self._alias(name)
         return target.rpartition(".")[0] if target is not None and "." in target else None
 
+    def spellings(self, prefixes: tuple[str, ...]) -> set[str]:
+        """The imported names through which a dotted name starting with one of ``prefixes`` can be written:
+        those bound to such a name, or to a module above one (``torch`` for ``torch.save``). A line that
+        spells none of them (and no builtin) cannot name one, so a search can skip it."""
+        return {local for local, target in self._aliases.items()
+                if target.startswith(prefixes) or any(prefix.startswith(f"{target}.") for prefix in prefixes)}
+
     def qualify(self, expr: ast.expr) -> Optional[str]:
         """``torch.nn.Linear`` for ``nn.Linear``, ``builtins.dict`` for ``dict``; None when unknown."""
         if isinstance(expr, ast.Attribute):
