@@ -24,9 +24,11 @@ from flake8_weakglobals.index.project import INSTALLED_ROOTS, ModuleContext, con
 from flake8_weakglobals.rules.container_fix import LIST_API, MAP_API, SET_API
 from flake8_weakglobals.rules.findings import Finding
 from flake8_weakglobals.source.python_files import SKIPPED_DIRECTORIES
-from flake8_weakglobals.syntax.qualified_names import Names
 from flake8_weakglobals.syntax.mentions import Mentions
-from flake8_weakglobals.syntax.scopes import Scopes, every_statement
+from flake8_weakglobals.syntax.qualified_names import Names
+from flake8_weakglobals.syntax.scopes import Scopes
+
+from .references import References, chain_top, imported_names, references, references_to
 
 #: Methods of ``WeakIdMap`` / ``WeakIdSet`` that behave as the dict's and set's do, and of the weak caches
 #: as ``lru_cache``'s do.
@@ -79,7 +81,8 @@ def _outside_reason(path: Path, context: Optional[ModuleContext], finding: Findi
         tree = _parsed(files[other])
         if tree is None:
             return f"`{_shown(other)}` mentions it and cannot be parsed, so its uses cannot be checked"
-        for line, use in _unsafe_uses(tree, other_context, qualified, attribute, finding.code == "WG008"):
+        found = references(other, tree)
+        for line, use in _unsafe_uses(found, qualified, attribute, finding.code == "WG008") if found is not None else ():
             return f"`{_shown(other)}` line {line} uses it as {use}, which the rewrite may change"
     return _filled_from_elsewhere(path, context, finding, scope, files) if finding.fillers else None
 
@@ -99,16 +102,18 @@ def _filled_from_elsewhere(
             tree = _parsed(files[other])
             if tree is None:
                 return f"`{_shown(other)}` mentions `{filler}`, which fills it, and cannot be parsed"
-            names = _imported_names(tree)
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Call) and _reference_to(node.func, names, other_context, qualified) is not None:
+            found = references(other, tree)
+            for _, reference in references_to(found, qualified) if found is not None else ():
+                top = chain_top(found, reference)  # type: ignore[arg-type]
+                user = found.parents.get(top)  # type: ignore[union-attr]
+                if isinstance(user, ast.Call) and user.func is top:
                     return (
-                        f"`{_shown(other)}` line {node.lineno} calls `{filler}`, which fills it with what it is given: "
+                        f"`{_shown(other)}` line {user.lineno} calls `{filler}`, which fills it with what it is given: "
                         "those values are checked only in this module"
                     )
-                if isinstance(node, ast.ClassDef) and any(_reference_to(base, names, other_context, qualified) for base in node.bases):
+                if isinstance(user, ast.ClassDef) and top in user.bases:
                     return (
-                        f"`{_shown(other)}` line {node.lineno} subclasses `{filler}`, whose instances fill it: where they "
+                        f"`{_shown(other)}` line {user.lineno} subclasses `{filler}`, whose instances fill it: where they "
                         "are built is checked only in this module"
                     )
     return None
@@ -156,7 +161,7 @@ def _whole_reads(path: Path, text: str) -> _WholeReads:
     tree = _parsed(text)
     if tree is None or context is None:
         return _NOTHING_READ  # the container's own uses decide whether an unparsable file refuses the fix
-    names = _imported_names(tree)
+    names = imported_names(tree)
 
     def absolute(expr: ast.expr) -> Optional[str]:
         named = names.qualify(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
@@ -181,23 +186,16 @@ def _whole_reads(path: Path, text: str) -> _WholeReads:
     return _WholeReads(tuple(namespaces), tuple(taken_along))
 
 
+@functools.lru_cache(maxsize=256)
 def _parsed(text: str) -> Optional[ast.Module]:
-    """Another module's tree, or None when it cannot be parsed (its syntax warnings are not ours to show)."""
+    """Another module's tree, or None when it cannot be parsed (its syntax warnings are not ours to show).
+    Kept for the run's next questions: every container of a module asks the same modules about its uses."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return ast.parse(text)
     except (SyntaxError, ValueError, RecursionError):
         return None
-
-
-def _imported_names(tree: ast.Module) -> Names:
-    """What the names a module imports stand for, wherever it imports them."""
-    names = Names()
-    for statement in every_statement(tree.body):
-        if isinstance(statement, (ast.Import, ast.ImportFrom)):
-            names.add_import(statement, module_level=True)
-    return names
 
 
 def _importers_scope(context: ModuleContext) -> Path:
@@ -244,48 +242,19 @@ def _mentioning(scope: Path, word: str) -> Iterator[Path]:
     return (path for path, words in _words(scope).items() if word in words)
 
 
-def _unsafe_uses(
-    tree: ast.Module, context: ModuleContext, qualified: str, attribute: Optional[str], weak_values: bool = False
-) -> Iterator[tuple[int, str]]:
+def _unsafe_uses(found: References, qualified: str, attribute: Optional[str], weak_values: bool = False) -> Iterator[tuple[int, str]]:
     """References to ``qualified`` (or, given, to any attribute named ``attribute``) in another module, and
     each use the runtime may not honour (with ``weak_values``, a ``WeakValueMap``'s fix, also each fill:
     whether what it stores is owned elsewhere is checked only in the container's own module)."""
-    names = Names()
-    module, _, container = qualified.rpartition(".")
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            names.add_import(node, module_level=True)
-        if isinstance(node, ast.ImportFrom) and node.names[0].name == "*" and not container.startswith("_"):
-            star = "." * node.level + (node.module or "")  # ``from registry import *`` binds ``names`` too
-            if context.absolute(star) == module:
-                names.add_star_import(lambda star=star: [(container, f"{star}.{container}")])  # type: ignore[misc]
-    parents = {child: parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr == attribute:
-            use = _unsafe(node, parents, names, weak_values)
-            if use is not None:
-                yield node.lineno, use
-            continue
-        if not isinstance(node, (ast.Name, ast.Attribute)) or isinstance(parents.get(node), ast.Attribute):
-            continue  # only the outermost of ``a.b.c``
-        reference = _reference_to(node, names, context, qualified)
-        if reference is not None:
-            use = _unsafe(reference, parents, names, weak_values)
-            if use is not None:
-                yield reference.lineno, use
-
-
-def _reference_to(node: ast.expr, names: Names, context: ModuleContext, qualified: str) -> Optional[ast.expr]:
-    """The part of ``node`` (``state.registry`` of ``state.registry.clear``) that names ``qualified``."""
-    current: ast.expr = node
-    while True:
-        if isinstance(current, (ast.Name, ast.Attribute)):
-            named = names.qualify(current)
-            if named is not None and context.absolute(named) == qualified:
-                return current
-        if not isinstance(current, ast.Attribute):
-            return None
-        current = current.value
+    uses: list[tuple[int, ast.expr]] = list(found.attributes.get(attribute, [])) if attribute is not None else []
+    for order, reference in references_to(found, qualified):
+        top = chain_top(found, reference)
+        if not (isinstance(top, ast.Attribute) and top.attr == attribute):  # such a chain is an attribute use above
+            uses.append((order, reference))
+    for _, reference in sorted(uses, key=lambda pair: pair[0]):
+        use = _unsafe(reference, found.parents, found.names, weak_values)
+        if use is not None:
+            yield reference.lineno, use
 
 
 #: What fills a map: another module's fill of a ``WeakValueMap`` may store what only the map would keep.

@@ -1,0 +1,89 @@
+"""What the linter and the codemod cost, counted, not timed: a rescan per question shows in counts long
+before it shows in seconds, and counts do not depend on the machine (``tests/cost_counter.py`` counts one
+``fixes.apply --check`` run in a fresh interpreter).
+
+Each module is parsed, summarised and indexed a bounded number of times per run, so the nodes visited stay
+within a small multiple of the tree's own nodes, and a project twice as large costs twice as much, not
+four times: nothing is quadratic in containers times modules.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from conftest import REPO, installed_package
+
+#: Nodes visited per node of the tree, at most. With the parents of a module indexed again along each
+#: asked line, and each module read again for every container of another, torch's ``ao/quantization``
+#: took 38 visits per node.
+VISITS_PER_NODE = 3.0
+
+
+def counted(tree: Path) -> dict[str, Any]:
+    done = subprocess.run([sys.executable, str(REPO / "tests" / "cost_counter.py"), str(tree)], capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def nodes_in(tree: Path) -> int:
+    return sum(sum(1 for _ in ast.walk(ast.parse(path.read_text()))) for path in tree.rglob("*.py"))
+
+
+def test_each_module_is_summarised_and_indexed_once_and_visited_a_bounded_number_of_times() -> None:
+    """The installed torch 2.13.0's ``ao/quantization``: real code with many questions about ``self``
+    attributes and a module word (``utils``) that most of torch's files spell."""
+    tree = installed_package("torch") / "ao" / "quantization"
+    counts, nodes = counted(tree), nodes_in(tree)
+    assert counts["summaries"] and counts["most_summaries_of_one_module"] == 1, counts
+    assert counts["indexes"] and counts["most_indexes_of_one_tree"] == 1, counts
+    # A module is parsed by the analysis (or by the index, whose tree the analysis then takes), once more
+    # by the index if it asks after the analysis dropped the tree, and once by the codemod's look at the
+    # modules that may use a container it would rewrite: never once per container or per question.
+    assert counts["most_parses_of_one_text"] <= 3, counts
+    assert counts["visits"] <= VISITS_PER_NODE * nodes, f"{counts['visits']:,} nodes visited for a tree of {nodes:,}"
+
+
+STATE = """from torch import nn
+
+names = {{}}
+
+
+def add(module: nn.Module) -> None:
+    names[module] = {index}
+"""
+USER = """from . import state
+
+
+def snapshot(obj: object) -> dict:
+    return dict(vars(obj))
+
+
+def known(module: object) -> bool:
+    return module in state.names
+"""
+
+
+def project_of(packages: int, root: Path) -> Path:
+    """``packages`` packages, each with a container the codemod fixes (``state.names``) and a module that
+    reads it and spells ``vars``: every container's check looks at every module that spells ``state``."""
+    root.mkdir()
+    (root / "pyproject.toml").write_text("[project]\nname = 'many'\n")
+    for index in range(packages):
+        package = root / f"package_{index}"
+        package.mkdir(parents=True)
+        (package / "__init__.py").write_text("")
+        (package / "state.py").write_text(STATE.format(index=index))
+        (package / "user.py").write_text(USER)
+    return root
+
+
+def test_a_project_twice_as_large_costs_twice_as_much(tmp_path: Path) -> None:
+    once = counted(project_of(6, tmp_path / "once"))
+    twice = counted(project_of(12, tmp_path / "twice"))
+    assert once["status"] == twice["status"] == 1  # each container would be fixed
+    for measure in ("visits", "parses", "summaries", "indexes"):
+        assert twice[measure] <= 2.2 * once[measure], f"{measure}: {once[measure]:,} for 6 packages, {twice[measure]:,} for 12"
