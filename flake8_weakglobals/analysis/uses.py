@@ -85,9 +85,10 @@ class UseClassifier:
     ``dict.get``) is a blocker: the fix cannot see what happens to the container after it escapes.
     """
 
-    def __init__(self, scopes: Scopes, survey: Survey) -> None:
+    def __init__(self, scopes: Scopes, survey: Survey, calls_of: Callable[[str], list[ast.Call]]) -> None:
         self.scopes = scopes
         self.survey = survey
+        self.calls_of = calls_of  # ``Evidence.calls_of``: the calls of a module-level name, found through its mentions
         self.slots = SlotResolver(scopes, survey)
         self.uses: dict[Slot, SlotUses] = {}
         self.passing = Passing(scopes, survey, self.slots, weakref.WeakMethod(self._classify))  # no cycle: see ``survey``
@@ -134,9 +135,8 @@ class UseClassifier:
     def _calls_of(self, getter: FunctionNode) -> list[ast.Call]:
         """The calls ``getter()`` in this module, where its name is the module's function."""
         return [
-            node for node in ast.walk(self.scopes.module)
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == getter.name
-            and (resolved := self.scopes.resolve(node.func.id, node)) is not None and resolved[0] is self.scopes.module
+            node for node in self.calls_of(getter.name)
+            if (resolved := self.scopes.resolve(getter.name, node)) is not None and resolved[0] is self.scopes.module
         ]
 
     def _on_self(self, reference: ast.expr, function: FunctionNode) -> bool:
