@@ -3,6 +3,7 @@ verification). Each pair is also checked for idempotency, compilation and pyflak
 from __future__ import annotations
 
 import ast
+import dataclasses
 import shutil
 from pathlib import Path
 
@@ -10,10 +11,13 @@ import pytest
 
 from conftest import HERE, pyflakes_messages
 from fixes.job import process
+from fixes.rewrite import rewrite
 from flake8_weakglobals.frontends.config import Settings
+from flake8_weakglobals.rules.findings import EditKind, Span
 
 PAIRS = sorted((HERE / "fixtures" / "fix").glob("*.in.py"))
 IMPORT_MODE = Settings(runtime="import")  # a fixed import line, wherever the test runs
+RUNTIME = "flake8_weakglobals.runtime"  # the module IMPORT_MODE imports the runtime from
 
 
 @pytest.mark.parametrize("before", PAIRS, ids=lambda path: path.name.removesuffix(".in.py"))
@@ -34,12 +38,48 @@ def test_rewrite_matches_the_expected_output(before: Path, tmp_path: Path) -> No
     assert not (pyflakes_messages(expected) - pyflakes_messages(before.read_text())), "pyflakes must report nothing new"
 
 
-def test_every_edit_kind_has_a_pair() -> None:
-    from flake8_weakglobals.rules.findings import EditKind
+#: Every kind of edit, on each shape of code it rewrites that a pair must show.
+EDIT_SHAPES = {
+    (EditKind.WRAP, "{"),
+    (EditKind.RENAME_CALLEE, "set()"),
+    (EditKind.RENAME_CALLEE, ".fromkeys("),
+    (EditKind.DEFAULT_FACTORY, "defaultdict("),
+    (EditKind.RENAME_GENERIC, "Dict"),
+    (EditKind.UNWRAP_ID, "id("),
+}
 
-    text = "".join(path.read_text() for path in PAIRS)
-    assert "defaultdict(" in text and "fromkeys(" in text and "id(" in text and "Dict[" in text
-    assert "{" in text and "set()" in text and len(EditKind) == 5
+
+def source_of(text: str, span: Span) -> str:
+    """The code an edit rewrites (a span's columns are UTF-8 byte offsets)."""
+    lines = [line.encode() for line in text.splitlines(keepends=True)[span.line - 1 : span.end_line]]
+    return b"".join(lines)[span.col : sum(map(len, lines[:-1])) + span.end_col].decode()
+
+
+def test_every_edit_kind_has_a_pair(tmp_path: Path) -> None:
+    """Each shape of ``EDIT_SHAPES`` is rewritten in some pair, and that pair's ``.out.py`` holds the edit: the
+    rewrite of its fixed findings with that one edit left out is not the expected output (so a shape only in a
+    noqa'd or refused container, or an edit that changes nothing, is no pair)."""
+    assert {kind for kind, _ in EDIT_SHAPES} == set(EditKind)
+    shown: set[tuple[EditKind, str]] = set()
+    for before in PAIRS:
+        subject = tmp_path / before.name
+        shutil.copy(before, subject)
+        result = process(subject, IMPORT_MODE)
+        assert result.error is None, before.name
+        if not result.changed:
+            continue  # refused or silenced: no edit to show
+        text, expected = before.read_text(), before.with_name(before.name.replace(".in.py", ".out.py")).read_text()
+        tree = ast.parse(text)
+        assert rewrite(text, tree, result.fixed, RUNTIME) == expected, f"{before.name}: the rewrite compared below is not the pair's"
+        for finding in result.fixed:
+            for edit in finding.edits:
+                without = [dataclasses.replace(each, edits=tuple(e for e in each.edits if e is not edit)) for each in result.fixed]
+                if not any(each.edits for each in without):
+                    continue  # the pair's only edit: no rewrite to compare without it
+                if rewrite(text, tree, without, RUNTIME) != expected:
+                    code = source_of(text, edit.span)
+                    shown.update((kind, shape) for kind, shape in EDIT_SHAPES if kind is edit.kind and shape in code)
+    assert EDIT_SHAPES <= shown, sorted((kind.name, shape) for kind, shape in EDIT_SHAPES - shown)
 
 
 @pytest.mark.parametrize("before", PAIRS, ids=lambda path: path.name.removesuffix(".in.py"))
