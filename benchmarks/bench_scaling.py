@@ -1,0 +1,122 @@
+"""How the linter and ``fixes.apply --check`` grow with the tree, side by side in one run.
+
+    python benchmarks/bench_scaling.py [--tree DIR ...] [--quick]
+
+The trees (default: the installed torch and DeepSpeed; add others with ``--tree``, such as an unpacked
+transformers wheel) are checked together, as one large code base, and also copied twice into a scratch
+directory (``once/`` holds one copy; ``twice/`` two copies side by side) so that the same code at twice the
+size is measured with nothing else changed. Each step is a fresh process, as a user runs it; its CPU time
+(all its processes, start-up included) and wall time are the best of two interleaved rounds:
+
+1. read + ``ast.parse`` of every file (in a fresh process too): the floor;
+2. ``weakglobals --select WG --exit-zero --jobs 1`` and ``--jobs 2``;
+3. ``python -m fixes.apply --check --jobs 1`` and ``--jobs 2``;
+4. ``weakglobals --jobs 1`` over ``once/`` and ``twice/``: twice the code should cost twice as much.
+
+Then the per-file CPU cost, and what it makes of a monorepo of 100,000 files at ``--jobs 2``.
+Targets (the speed issue): the linter and ``--check`` at ``--jobs 1`` <= 1.5x the floor; twice the tree
+<= 2.3x once.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _common import installed_package
+
+PARSE = """
+import ast, sys
+from pathlib import Path
+for root in sys.argv[1:]:
+    for path in sorted(Path(root).rglob("*.py")):
+        try:
+            ast.parse(path.read_bytes())
+        except (SyntaxError, ValueError):
+            pass
+"""
+MONOREPO_FILES = 100_000
+
+
+def measured(command: list[str], cwd: Path) -> tuple[float, float]:
+    """Wall and CPU seconds (the process and its children) of one run of ``command``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, capture_output=True, cwd=cwd, env={**os.environ, "WEAKGLOBALS_NO_CACHE": "1"})
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def best(commands: dict[str, list[str]], cwd: Path, rounds: int) -> dict[str, tuple[float, float]]:
+    """Each command's best wall and best CPU time over ``rounds`` interleaved rounds."""
+    runs: dict[str, list[tuple[float, float]]] = {label: [] for label in commands}
+    for _ in range(rounds):
+        for label, command in commands.items():
+            runs[label].append(measured(command, cwd))
+    return {label: (min(wall for wall, _ in found), min(cpu for _, cpu in found)) for label, found in runs.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tree", type=Path, action="append", default=[], help="another source tree to add (repeatable)")
+    parser.add_argument("--quick", action="store_true", help="torch/nn only, one round: a smoke run")
+    arguments = parser.parse_args()
+    trees = [installed_package("torch") / "nn"] if arguments.quick else [installed_package("torch"), installed_package("deepspeed"), *arguments.tree]
+    trees = [tree.resolve() for tree in trees]
+    files = sum(1 for tree in trees for _ in tree.rglob("*.py"))
+    rounds = 1 if arguments.quick else 2
+    python = sys.executable
+    lint = [python, "-m", "flake8_weakglobals.frontends.command", "--select", "WG", "--exit-zero"]
+    check = [python, "-m", "fixes.apply", "--check"]
+    named = [str(tree) for tree in trees]
+    print(f"trees: {', '.join(tree.name for tree in trees)}: {files:,} files, Python {sys.version.split()[0]}\n")
+    results = best({
+        "read + ast.parse": [python, "-c", PARSE, *named],
+        "weakglobals --jobs 1": [*lint, "--jobs", "1", *named],
+        "weakglobals --jobs 2": [*lint, "--jobs", "2", *named],
+        "fixes.apply --check --jobs 1": [*check, "--jobs", "1", *named],
+        "fixes.apply --check --jobs 2": [*check, "--jobs", "2", *named],
+    }, Path.cwd(), rounds)
+    floor_wall, floor_cpu = results["read + ast.parse"]
+    print(f"| step (all trees, best of {rounds}) | wall seconds | / floor | CPU seconds | / floor |")
+    print("|---|---|---|---|---|")
+    for label, (wall, cpu) in results.items():
+        print(f"| {label} | {wall:.1f} | {wall / floor_wall:.2f}x | {cpu:.1f} | {cpu / floor_cpu:.2f}x |")
+
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch)
+        for where in (root / "once" / "a", root / "twice" / "a", root / "twice" / "b"):
+            for tree in trees:
+                shutil.copytree(tree, where / tree.name, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+        sizes = best({"once": [*lint, "--jobs", "1", "once"], "twice": [*lint, "--jobs", "1", "twice"]}, root, rounds)
+    print(f"\n| `weakglobals --jobs 1` over copies (best of {rounds}) | files | CPU seconds | / once |")
+    print("|---|---|---|---|")
+    print(f"| once | {files:,} | {sizes['once'][1]:.1f} | 1.00x |")
+    print(f"| twice | {2 * files:,} | {sizes['twice'][1]:.1f} | {sizes['twice'][1] / sizes['once'][1]:.2f}x |")
+
+    per_file = results["weakglobals --jobs 1"][1] / files
+    per_file_check = results["fixes.apply --check --jobs 1"][1] / files
+    speedup = results["weakglobals --jobs 1"][0] / results["weakglobals --jobs 2"][0]
+    print(
+        f"\nPer file: lint {per_file * 1000:.1f} ms, --check {per_file_check * 1000:.1f} ms of CPU. A monorepo of "
+        f"{MONOREPO_FILES:,} files: lint about {per_file * MONOREPO_FILES / 60:.0f} CPU minutes "
+        f"({per_file * MONOREPO_FILES / 60 / speedup:.0f} minutes of wall at --jobs 2, {speedup:.2f}x measured), "
+        f"--check about {per_file_check * MONOREPO_FILES / 60:.0f} CPU minutes."
+    )
+    lint_ratio = results["weakglobals --jobs 1"][1] / floor_cpu
+    check_ratio = results["fixes.apply --check --jobs 1"][1] / floor_cpu
+    print(
+        f"\nTargets: lint {lint_ratio:.2f}x the floor (<= 1.5x); --check {check_ratio:.2f}x (<= 1.5x); "
+        f"twice the tree {sizes['twice'][1] / sizes['once'][1]:.2f}x once (<= 2.3x)"
+    )
+
+
+if __name__ == "__main__":
+    main()
