@@ -22,6 +22,7 @@ import pytest
 from conftest import PINNING, fixed
 from flake8_weakglobals.frontends import flake8_plugin as plugin
 from flake8_weakglobals.frontends.flake8_plugin import WeakGlobalsChecker
+from test_flake8_plugin import FAIL_HERE, WG000, failing_analysis
 
 PYTHON = "{}.{}".format(*sys.version_info)
 
@@ -133,8 +134,15 @@ def tree(tmp_path: Path) -> tuple[Path, dict[str, Case]]:
     return root, cases
 
 
-def _contents(root: Path, cases: dict[str, Case]) -> dict[str, Optional[bytes]]:
-    return {name: None if name in ("dangling.py", "fifo.py") else (root / name).read_bytes() for name in cases}
+UNREADABLE = ("dangling.py", "fifo.py")  # nothing to read: checked by what they are, not by their bytes
+#: Files of the tree beside the cases that have a WG001 to fix: the link out, and ``good.py`` (which
+#: ``link_in.py`` links to: it is reached once).
+LINKED = ("good.py", "link_out.py")
+
+
+def _fixed_names(cases: dict[str, Case]) -> list[str]:
+    """The files a run fixes (the linter flags them too): the odd but valid cases and the linked files."""
+    return sorted([name for name, case in cases.items() if case.fixed is not None] + list(LINKED))
 
 
 def test_the_codemod_fixes_the_good_files_and_reports_each_bad_one_once(tree: tuple[Path, dict[str, Case]]) -> None:
@@ -144,22 +152,29 @@ def test_the_codemod_fixes_the_good_files_and_reports_each_bad_one_once(tree: tu
     assert done.returncode == 2
     expected_errors = sorted(f"{name}:{case.error}" for name, case in cases.items() if case.error)
     assert sorted(done.stderr.splitlines()) == expected_errors
-    after = _contents(root, cases)
-    for name, case in cases.items():
-        if after[name] is not None:
-            assert after[name] == (case.fixed if case.fixed is not None else case.data), name
+    readable = {name: case for name, case in cases.items() if name not in UNREADABLE}
+    assert len(readable) == len(cases) - len(UNREADABLE)
+    assert {name: (root / name).read_bytes() for name in readable} == {
+        name: case.fixed if case.fixed is not None else case.data for name, case in readable.items()
+    }
     assert stat.S_IMODE((root / "read_only.py").stat().st_mode) == 0o444
     assert stat.S_ISFIFO((root / "fifo.py").lstat().st_mode)
+    assert os.readlink(root / "dangling.py") == str(root / "nowhere.py") and not (root / "nowhere.py").exists()
 
     # through links: each target fixed once, every link still a link
     assert (root / "link_out.py").is_symlink() and (root / "link_in.py").is_symlink()
     assert (root.parent / "outside" / "target.py").read_text() == fixed(PINNING)
     assert (root / "good.py").read_text() == fixed(PINNING)
-    assert done.stdout.count("link_in.py: WG001") + done.stdout.count("good.py: WG001") == 1
+    *lines, summary = done.stdout.splitlines()
+    names = _fixed_names(cases)
+    assert sorted(lines) == [f"{name}: WG001 names" for name in names], "each file fixed once, link_in.py through good.py"
+    assert summary == (f"fixed {len(names)} containers in {len(names)} files; {len(expected_errors)} files with errors; "
+                       f"{len(cases) + len(LINKED)} files checked")
     assert sorted(path.name for path in root.rglob(".*")) == [], "no temporary file is left behind"
 
     again = run([*FIX, "--jobs", "1"], ".", cwd=root)
-    assert again.stderr == done.stderr and "fixed 0 containers in 0 files" in again.stdout
+    assert (again.returncode, again.stderr) == (2, done.stderr)
+    assert again.stdout.startswith("fixed 0 containers in 0 files;"), again.stdout
 
 
 def test_the_linter_reports_each_unreadable_file_once_and_checks_the_rest(tree: tuple[Path, dict[str, Case]]) -> None:
@@ -167,9 +182,9 @@ def test_the_linter_reports_each_unreadable_file_once_and_checks_the_rest(tree: 
     done = run(LINT, ".", cwd=root)
     assert done.returncode == 2
     assert sorted(done.stderr.splitlines()) == sorted(f"{name}:{case.error}" for name, case in cases.items() if case.lint_error)
-    flagged = {line.split(":")[0] for line in done.stdout.splitlines()}
-    assert {name for name, case in cases.items() if case.fixed is not None} <= flagged
-    assert {"read_only.py", "too_deep_for_pyflakes.py", "too_deep_for_libcst.py", "link_out.py"} <= flagged
+    flagged = sorted((line.split(":")[0], line.split(" ")[1]) for line in done.stdout.splitlines())
+    left_as_is = ["read_only.py", "too_deep_for_libcst.py", "too_deep_for_pyflakes.py"]  # the codemod's errors, not the linter's
+    assert flagged == sorted((name, "WG001") for name in _fixed_names(cases) + left_as_is)
 
 
 def test_flake8_reports_the_odd_but_valid_files(tree: tuple[Path, dict[str, Case]]) -> None:
@@ -179,8 +194,14 @@ def test_flake8_reports_the_odd_but_valid_files(tree: tuple[Path, dict[str, Case
     odd = sorted(name for name, case in cases.items() if case.fixed is not None) + ["link_out.py"]
     done = run(["-m", "flake8", "--select", "WG", "--jobs", "1", *odd], cwd=root)
     assert done.returncode == 1 and done.stderr == ""
-    assert {line.split(":")[0] for line in done.stdout.splitlines()} == set(odd)
-    assert all(" WG001 " in line for line in done.stdout.splitlines())
+    at = {name: _line_of_names(cases[name].data if name in cases else PINNING.encode()) for name in odd}
+    assert sorted(line.split(" ")[:2] for line in done.stdout.splitlines()) == sorted([f"{name}:{at[name]}:1:", "WG001"] for name in odd)
+
+
+def _line_of_names(data: bytes) -> int:
+    """The line ``names = {}`` is on, counted as Python counts lines (``\r`` alone ends one too)."""
+    text = data.decode("latin-1")  # every case's ``names = {}`` line is ASCII, whatever its encoding
+    return next(number for number, line in enumerate(text.splitlines(), start=1) if line.startswith("names = {}"))
 
 
 def test_the_plugin_analyses_nesting_as_deep_as_python_parses() -> None:
@@ -190,15 +211,31 @@ def test_the_plugin_analyses_nesting_as_deep_as_python_parses() -> None:
     assert [(line, message.split()[0]) for line, _, message, _ in found] == [(3, "WG001")]
 
 
-def test_a_plugin_failure_is_a_wg000_finding_not_an_aborted_flake8_run(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_plugin_failure_is_a_wg000_finding_not_an_aborted_flake8_run(tmp_path: Path) -> None:
+    """flake8 as users run it, two jobs, over a file on which the installed plugin's analysis raises (made to:
+    ``failing_analysis``) and a good one: the failure is one WG000 finding, the good file is still checked."""
+    (tmp_path / "bad.py").write_text(PINNING + FAIL_HERE + "\n")
+    (tmp_path / "good.py").write_text(PINNING)
+    done = subprocess.run(
+        [sys.executable, "-m", "flake8", "--isolated", "--select", "WG", "--jobs", "2", "bad.py", "good.py"],
+        capture_output=True, text=True, cwd=tmp_path, env=failing_analysis(tmp_path / "site"), timeout=120,
+    )
+    assert (done.returncode, done.stderr) == (1, "")
+    assert sorted(done.stdout.splitlines()) == [
+        f"bad.py:1:1: {WG000}",
+        "good.py:3:1: WG001 module-level dict `names` is keyed by nn.Module objects (parameter `module: nn.Module` at line 6)",
+    ]
+
+
+def test_the_checker_turns_an_analysis_failure_into_a_wg000_finding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process: the checker class with its analysis replaced by one that raises."""
+
     def broken(*arguments: object) -> None:
         raise KeyError("a bug")
 
     monkeypatch.setattr(plugin, "analyze", broken)
     found = list(WeakGlobalsChecker(ast.parse(PINNING), PINNING.splitlines(keepends=True)).run())
-    assert [(line, column, message) for line, column, message, _ in found] == [
-        (1, 0, "WG000 internal error in flake8-weakglobals, please report it: KeyError('a bug')")
-    ]
+    assert [(line, column, message) for line, column, message, _ in found] == [(1, 0, WG000)]
 
 
 # --- files that change under the run ----------------------------------------------------------------------

@@ -1,16 +1,42 @@
-"""The plugin as users run it: ``flake8 --select WG`` in a subprocess."""
+"""The plugin as users run it: ``flake8 --select WG`` in a subprocess (and, last, the checker class itself,
+called in-process, for what only a patched analysis can show)."""
 from __future__ import annotations
 
+import ast
+import os
 import re
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
 
+import flake8_weakglobals.frontends.flake8_plugin as plugin
 from conftest import LINT_FIXTURES, expected_findings, installed_package
 
 REPORT = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>WG\d{3}) (?P<message>.+)$")
+WEAKGLOBALS = str(Path(sysconfig.get_path("scripts")) / "weakglobals")  # this environment's, whatever PATH says
+#: A file with this line makes the analysis raise under ``failing_analysis``.
+FAIL_HERE = "# the analysis fails on this file"
+#: Installed as ``sitecustomize`` (which Python imports at startup, in flake8's worker processes too), it makes
+#: the plugin's analysis raise on a file that has FAIL_HERE, as a bug of ours would: each failure a real file
+#: caused was a bug, and is fixed, so no real file is kept that makes the analysis fail.
+_FAILING_ANALYSIS = f"""\
+import flake8_weakglobals.frontends.flake8_plugin as plugin
+
+_analyze = plugin.analyze
+
+
+def analyze(tree, source, *rest):
+    if {FAIL_HERE!r} in source:
+        raise KeyError("a bug")
+    return _analyze(tree, source, *rest)
+
+
+plugin.analyze = analyze
+"""
+WG000 = "WG000 internal error in flake8-weakglobals, please report it: KeyError('a bug')"
 
 
 def flake8(*arguments: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -22,6 +48,14 @@ def flake8(*arguments: str, cwd: Path | None = None) -> subprocess.CompletedProc
 
 def reports(output: str) -> list[re.Match[str]]:
     return [match for line in output.splitlines() if (match := REPORT.match(line))]
+
+
+def failing_analysis(directory: Path) -> dict[str, str]:
+    """The environment for a subprocess whose analysis fails on FAIL_HERE files (``_FAILING_ANALYSIS``, put in
+    ``directory``)."""
+    directory.mkdir()
+    (directory / "sitecustomize.py").write_text(_FAILING_ANALYSIS)
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(directory), os.environ.get("PYTHONPATH")]))}
 
 
 def test_flake8_reports_every_fixture_expectation() -> None:
@@ -50,7 +84,7 @@ def test_opt_in_wg007_is_reported_only_when_asked_for_by_its_full_code(arguments
     fixture = str(LINT_FIXTURES / "WG007.py")
     in_flake8 = subprocess.run([sys.executable, "-m", "flake8", "--isolated", *arguments, fixture], capture_output=True, text=True)
     assert {m["code"] for m in reports(in_flake8.stdout)} == codes, in_flake8.stderr
-    standalone = subprocess.run(["weakglobals", "--isolated", *arguments, fixture], capture_output=True, text=True)
+    standalone = subprocess.run([WEAKGLOBALS, "--isolated", *arguments, fixture], capture_output=True, text=True)
     assert {m["code"] for m in reports(standalone.stdout)} == codes, standalone.stderr
 
 
@@ -60,7 +94,7 @@ def test_opt_in_codes_from_configuration_files(tmp_path: Path) -> None:
     (tmp_path / "setup.cfg").write_text("[flake8]\nselect = WG\nextend-select = WG007\n")
     (tmp_path / "pyproject.toml").write_text('[tool.weakglobals]\nselect = ["WG"]\nextend-select = ["WG007"]\n')
     in_flake8 = subprocess.run([sys.executable, "-m", "flake8", "pool.py"], capture_output=True, text=True, cwd=tmp_path)
-    standalone = subprocess.run(["weakglobals", "pool.py"], capture_output=True, text=True, cwd=tmp_path)
+    standalone = subprocess.run([WEAKGLOBALS, "pool.py"], capture_output=True, text=True, cwd=tmp_path)
     for done in (in_flake8, standalone):
         assert {m["code"] for m in reports(done.stdout)} == {"WG001", "WG007"}, done.stderr
     assert "list `pool` holds tensors it allocates itself (built by `torch.empty(...)` at line 15)" in standalone.stdout
@@ -100,9 +134,10 @@ def test_extra_types_come_from_the_flake8_config(tmp_path: Path) -> None:
     configured = subprocess.run(
         [sys.executable, "-m", "flake8", "--select", "WG", "graph.py"], capture_output=True, text=True, cwd=tmp_path
     )
-    assert [m["code"] for m in reports(configured.stdout)] == ["WG001"]
+    assert (configured.returncode, configured.stderr, [m["code"] for m in reports(configured.stdout)]) == (1, "", ["WG001"])
     assert "`mylib.graph.Node` objects" in configured.stdout
-    assert flake8("graph.py", cwd=tmp_path).stdout == ""  # --isolated ignores the config: nothing to report
+    isolated = flake8("graph.py", cwd=tmp_path)
+    assert (isolated.returncode, isolated.stdout, isolated.stderr) == (0, "", "")  # --isolated ignores the config: nothing to report
 
 
 def test_a_bad_extra_type_is_a_clear_error_not_a_traceback(tmp_path: Path) -> None:
@@ -113,11 +148,22 @@ def test_a_bad_extra_type_is_a_clear_error_not_a_traceback(tmp_path: Path) -> No
     assert "Traceback" not in done.stderr
 
 
-def test_files_that_mention_no_framework_cost_no_analysis(monkeypatch) -> None:
-    import flake8_weakglobals.frontends.flake8_plugin as plugin
-    import ast
+def test_flake8_never_analyses_a_file_that_mentions_no_framework(tmp_path: Path) -> None:
+    """The prefilter, as users run flake8: an analysis that fails on every file it sees (FAIL_HERE) reports
+    WG000 on a torch module, and nothing on a module that names no framework, which it never saw."""
+    (tmp_path / "plain.py").write_text(f"cache = {{}}\n\n\ndef f(x):\n    cache[x] = 1  {FAIL_HERE}\n")
+    (tmp_path / "uses_torch.py").write_text(f"import torch  {FAIL_HERE}\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "flake8", "--isolated", "--select", "WG", "plain.py", "uses_torch.py"],
+        capture_output=True, text=True, cwd=tmp_path, env=failing_analysis(tmp_path / "site"),
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (1, f"uses_torch.py:1:1: {WG000}\n", "")
 
-    def explode(*args, **kwargs):
+
+def test_the_checker_skips_the_analysis_of_a_file_that_mentions_no_framework(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process: the checker class with its analysis replaced by one that fails the test if called."""
+
+    def explode(*arguments: object) -> None:
         raise AssertionError("analysed a file that mentions no framework")
 
     monkeypatch.setattr(plugin, "analyze", explode)
