@@ -41,6 +41,9 @@ from programs import (
 )
 
 RUNTIME = "flake8_weakglobals.runtime"
+#: The same programs on every run and machine: derandomized, and no example database to replay from (each
+#: test also suppresses at least the health check that times how long drawing took).
+DETERMINISTIC = settings(derandomize=True, database=None, deadline=None)
 
 
 def fixable(text: str, tree: ast.Module) -> list[Finding]:
@@ -73,7 +76,7 @@ def test_every_rewrite_of_a_generated_program_compiles_converges_and_adds_no_pyf
     fixed: set[str] = set()
     several = []
 
-    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(DETERMINISTIC, max_examples=300, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(programs())
     def rewrites_are_sound(text: str) -> None:
         tree = ast.parse(text)  # the grammar promises valid Python
@@ -101,7 +104,7 @@ PREAMBLE = "import torch\nfrom torch import nn\nregistry = {}\nclass Holder(nn.M
 
 
 @pytest.mark.filterwarnings("ignore::SyntaxWarning")  # hypothesmith compiles what it generates
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(DETERMINISTIC, max_examples=150, suppress_health_check=list(HealthCheck))
 @given(hypothesmith.from_grammar())
 def test_the_analysis_never_raises_on_any_python_program(text: str) -> None:
     for program in (text, PREAMBLE + text):
@@ -115,7 +118,7 @@ def test_the_analysis_never_raises_on_any_python_program(text: str) -> None:
 @pytest.mark.filterwarnings("ignore::SyntaxWarning")
 # 50 examples: drawing from hypothesmith's node strategy, not our analysis (0.1 s for all of them), costs
 # 15 s to 5 minutes per 100 examples depending on the draws, which the suite's budget cannot absorb.
-@settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(DETERMINISTIC, max_examples=50, suppress_health_check=list(HealthCheck))
 @given(hypothesmith.from_node())
 def test_the_analysis_never_raises_on_programs_built_from_syntax_nodes(text: str) -> None:
     try:
@@ -175,7 +178,7 @@ DIFFERENTIAL_SEED = 20240917
 def test_every_rewrite_of_a_runnable_program_compiles_converges_and_adds_no_pyflakes_message() -> None:
     reached: set[str] = set()
 
-    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(DETERMINISTIC, max_examples=40, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(st.one_of(runnable_programs(), st.sampled_from(sorted(SHAPES)).flatmap(runnable_programs)))
     def rewrites_are_sound(text: str) -> None:
         tree = ast.parse(text)
