@@ -1,6 +1,8 @@
 """``python -m fixes.apply`` as users run it: a subprocess on real files."""
 from __future__ import annotations
 
+import difflib
+import io
 import os
 import shutil
 import stat
@@ -11,7 +13,8 @@ from pathlib import Path
 import pytest
 
 import flake8_weakglobals
-from conftest import PINNING, installed_package, readme_block
+from conftest import PINNING, fixed, installed_package, readme_block
+from test_interrupt import running
 
 # Evidence from a TYPE_CHECKING import: the module runs without torch (and, once vendored, without us).
 PORTABLE = (
@@ -232,21 +235,25 @@ def test_the_whole_deepspeed_package_is_fixed_and_still_imports(deepspeed_copy: 
 
     snapshot = {path: path.read_bytes() for path in (deepspeed_copy / "deepspeed").rglob("*.py")}
     again = fix("deepspeed", cwd=deepspeed_copy)
+    assert (again.returncode, again.stderr) == (1, ""), again.stderr  # the same two left to fix by hand
     assert "fixed 0 containers in 0 files" in again.stdout
     assert {path: path.read_bytes() for path in (deepspeed_copy / "deepspeed").rglob("*.py")} == snapshot
 
 
 def test_a_reader_that_goes_away_ends_the_run_quietly(tmp_path: Path) -> None:
-    """``python -m fixes.apply --diff . | head``: no traceback when ``head`` stops reading."""
-    for index in range(300):
-        write(tmp_path / f"m{index}.py", PINNING)
-    reader = subprocess.Popen(
-        [sys.executable, "-m", "fixes.apply", "--diff", "--jobs", "1", "."], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-    assert reader.stdout is not None and reader.stdout.readline()
-    reader.stdout.close()
-    _, stderr = reader.communicate(timeout=120)
-    assert (reader.returncode, stderr) == (1, b"")
+    """``python -m fixes.apply --diff . | head``: no traceback when ``head`` stops reading. The diff goes,
+    buffered as into any pipe, into one of a page (``test_interrupt.Run``) and is far longer than the pipe
+    and the command's buffer together, so the command still has lines to write when the reader goes."""
+    files = 300
+    for index in range(files):
+        write(tmp_path / f"m{index:03}.py", PINNING)
+    one = "".join(difflib.unified_diff(PINNING.splitlines(True), fixed(PINNING).splitlines(True), "a/m000.py", "b/m000.py"))
+    with running(["-m", "fixes.apply", "--diff", "--runtime", "import", "--jobs", "1", "."], tmp_path, unbuffered=False) as reader:
+        assert reader.line() == "--- a/m000.py\n"
+        assert (files - 1) * len(one) > reader.capacity + 2 * io.DEFAULT_BUFFER_SIZE, "the diff could be written whole"
+        reader.stop_reading()
+        _, stderr = reader.process.communicate(timeout=120)
+    assert (reader.process.returncode, stderr) == (1, "")
 
 
 def test_a_file_that_imports_the_installed_runtime_keeps_one_import_in_vendor_mode(tmp_path: Path) -> None:

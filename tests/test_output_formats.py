@@ -3,7 +3,6 @@ parallel runs, colour, and a SARIF log that the official SARIF 2.1.0 schema acce
 DeepSpeed. Everything goes through the installed command line."""
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -11,6 +10,8 @@ import shlex
 import shutil
 import signal
 import subprocess
+import sys
+import sysconfig
 from pathlib import Path
 from typing import Any, Optional
 
@@ -19,6 +20,7 @@ import pytest
 from conftest import LINT_FIXTURES, PINNING, installed_package, readme_blocks, require
 from flake8_weakglobals.rules.docs import DOCS
 from flake8_weakglobals.rules.codes import RULES
+from test_interrupt import FILES, NAME, children_of, exited, make_package, running
 
 PLAIN = {**os.environ, "NO_COLOR": "1"}
 PLAIN.pop("FORCE_COLOR", None)
@@ -26,11 +28,12 @@ MODELS = (
     "import pickle\nfrom torch import nn\n_models = []\n\n\ndef track(model: nn.Module) -> None:\n    _models.append(model)\n"
     "\n\ndef save(path: str) -> None:\n    pickle.dump(_models, open(path, \"wb\"))\n"  # a weak list cannot be pickled: never rewritten
 )
+WEAKGLOBALS = str(Path(sysconfig.get_path("scripts")) / "weakglobals")  # this environment's, whatever PATH says
 UNICODE = "from torch import nn\nö = '😀'; names = {}\ndef add(m: nn.Module):\n    names[m] = 1\n"  # 13 bytes, 9 characters, 10 UTF-16 units before `names`
 
 
 def weakglobals(*arguments: str, cwd: Path, stdin: Optional[str] = None, env: Optional[dict[str, str]] = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["weakglobals", *arguments], capture_output=True, text=True, cwd=cwd, input=stdin, env=env or PLAIN)
+    return subprocess.run([WEAKGLOBALS, *arguments], capture_output=True, text=True, cwd=cwd, input=stdin, env=env or PLAIN)
 
 
 @pytest.fixture
@@ -87,7 +90,7 @@ def test_exit_zero_quiet_and_verbose(project: Path) -> None:
     quiet = weakglobals("-q", ".", cwd=project)
     assert (quiet.returncode, quiet.stdout) == (2, "caches.py\nmodels.py\nodd,name:1%.py\npins.py\n")
     verbose = weakglobals("-v", ".", cwd=project)
-    assert verbose.stderr.splitlines()[-1] == (
+    assert verbose.returncode == 2 and verbose.stderr.splitlines()[-1] == (
         "9 findings in 4 files; 5 files checked (0 skipped by the prefilter: no framework names), 1 error"
     )
     clash = weakglobals("-q", "-v", ".", cwd=project)
@@ -139,7 +142,7 @@ def test_standard_input_is_checked_as_the_named_file_with_its_noqa(project: Path
     assert (silenced.returncode, silenced.stdout) == (0, "")
     broken = weakglobals("-", "--stdin-filename", "x.py", cwd=project, stdin="import torch\ndef f(:\n")
     assert broken.returncode == 2 and broken.stderr.startswith("x.py:2: cannot parse with Python")
-    undecodable = subprocess.run(["weakglobals", "-"], input=b"import torch\nx = '\xff'\n", capture_output=True, cwd=project, env=PLAIN)
+    undecodable = subprocess.run([WEAKGLOBALS, "-"], input=b"import torch\nx = '\xff'\n", capture_output=True, cwd=project, env=PLAIN)
     assert undecodable.returncode == 2 and undecodable.stderr.decode().startswith("stdin:2: cannot decode as utf-8: byte 0xff")
 
 
@@ -167,7 +170,9 @@ def test_colour_follows_no_color_and_force_color(tmp_path: Path, variables: dict
     (tmp_path / "pins.py").write_text(PINNING)
     environment = {key: value for key, value in os.environ.items() if key not in ("NO_COLOR", "FORCE_COLOR")}
     done = weakglobals("pins.py", cwd=tmp_path, env={**environment, **variables})
+    assert (done.returncode, done.stderr) == (1, "")
     assert ("\033[31mWG001\033[0m" in done.stdout) is coloured and ("\033[" in done.stdout) is coloured
+    assert re.sub(r"\033\[[0-9;]*m", "", done.stdout).startswith("pins.py:3:1: WG001 module-level dict `names`")
 
 
 # --- SARIF ---------------------------------------------------------------------------------------------------
@@ -192,9 +197,10 @@ def schema_errors(log: dict[str, Any]) -> list[str]:
     return errors
 
 
-def sarif(*arguments: str, cwd: Path) -> dict[str, Any]:
+def sarif(*arguments: str, cwd: Path, exit_code: int = 1) -> dict[str, Any]:
+    """The SARIF log of a run that must exit with ``exit_code`` (1: findings; 2: a file could not be read)."""
     done = weakglobals("--output-format", "sarif", *arguments, cwd=cwd)
-    assert done.returncode in (0, 1, 2), done.stderr
+    assert done.returncode == exit_code, done.stderr
     return json.loads(done.stdout)
 
 
@@ -206,16 +212,16 @@ def apply(text: str, replacements: list[dict[str, Any]]) -> str:
 
 
 def test_sarif_log_is_valid_documents_the_rules_and_carries_the_codemods_fix(project: Path, tmp_path: Path) -> None:
-    log = sarif(".", cwd=project)
+    log = sarif(".", cwd=project, exit_code=2)  # broken.py does not parse
     assert schema_errors(log) == []
     run = log["runs"][0]
     rules = {rule["id"]: rule for rule in run["tool"]["driver"]["rules"]}
     assert list(rules) == list(RULES)
     assert all(rules[code]["help"]["markdown"] == DOCS[code] and rules[code]["shortDescription"]["text"] == RULES[code].summary for code in RULES)
-    uri = {id(result): result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for result in run["results"]}
-    assert len(run["results"]) == 9 and sorted(set(uri.values())) == ["caches.py", "models.py", "odd%2Cname%3A1%25.py", "pins.py"]
-    by_name = {result["properties"]["name"]: result for result in run["results"] if uri[id(result)] != "odd%2Cname%3A1%25.py"}
-    (odd,) = [result for result in run["results"] if uri[id(result)] == "odd%2Cname%3A1%25.py"]
+    located = [(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], result) for result in run["results"]]
+    assert len(located) == 9 and sorted({uri for uri, _ in located}) == ["caches.py", "models.py", "odd%2Cname%3A1%25.py", "pins.py"]
+    by_name = {result["properties"]["name"]: result for uri, result in located if uri != "odd%2Cname%3A1%25.py"}
+    (odd,) = [result for uri, result in located if uri == "odd%2Cname%3A1%25.py"]
     assert run["columnKind"] == "utf16CodeUnits" and odd["locations"][0]["physicalLocation"]["region"]["startColumn"] == 11
     names = by_name["names"]
     assert names["locations"][0]["physicalLocation"] == {"artifactLocation": {"uri": "pins.py"}, "region": {"startLine": 3, "startColumn": 1}}
@@ -230,7 +236,7 @@ def test_sarif_log_is_valid_documents_the_rules_and_carries_the_codemods_fix(pro
 
     (change,) = names["fixes"][0]["artifactChanges"]
     fixed_by_sarif = apply((project / "pins.py").read_text(), change["replacements"])
-    subprocess.run(["python", "-m", "fixes.apply", "--runtime", "import", "pins.py"], cwd=project, capture_output=True, check=True)
+    subprocess.run([sys.executable, "-m", "fixes.apply", "--runtime", "import", "pins.py"], cwd=project, capture_output=True, check=True)
     assert fixed_by_sarif == (project / "pins.py").read_text()  # exactly what the codemod writes
 
 
@@ -269,22 +275,19 @@ def test_the_readme_workflow_uploads_the_log_weakglobals_writes() -> None:
 
 def test_ctrl_c_stops_a_parallel_run_cleanly(tmp_path: Path) -> None:
     """The codemod's worker pool (``flake8_weakglobals/frontends/parallel.py``), as ``weakglobals`` uses it: Ctrl-C to
-    the process group ends the run with 130 and one line, and leaves no worker behind."""
-    body = "".join(f"\n\ndef helper_{index}(x):\n    return x + {index}\n" for index in range(200))
-    for index in range(400):
-        (tmp_path / f"m{index:03}.py").write_text(PINNING + body)
-    process = subprocess.Popen(["weakglobals", "--jobs", "2", "."], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, start_new_session=True, env=PLAIN)
-    try:
-        assert process.stdout is not None and process.stdout.readline().startswith("m000.py:3:1: WG001")
-        workers = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()
-        os.killpg(process.pid, signal.SIGINT)
-        _, stderr = process.communicate(timeout=60)
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-    assert (process.returncode, stderr) == (130, "interrupted\n")
-    assert workers and not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+    the process group ends the run with 130 and one line, and leaves no worker behind. The run prints into a
+    pipe of one page that only the test reads, so it is still running when the signal comes
+    (``test_interrupt.Run``)."""
+    make_package(tmp_path)
+    with running([WEAKGLOBALS, "--jobs", "2", "pkg"], tmp_path) as run:
+        line = run.line()
+        assert line.startswith(f"pkg/{NAME.format(0)}:3:1: WG001 ")
+        assert (FILES - 1) * len(line) > run.capacity, "the run could finish without the test reading on"
+        workers = children_of(run.process.pid)
+        os.killpg(run.process.pid, signal.SIGINT)
+        stderr = run.finish()
+    assert (run.process.returncode, stderr) == (130, "interrupted\n")
+    assert len(workers) == 2 and all(map(exited, workers)), workers
 
 
 def test_sarif_fix_description_names_the_file_as_the_run_names_it(tmp_path: Path) -> None:
