@@ -5,6 +5,7 @@ naming itself. Everything runs as a subprocess, as users run it.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -52,7 +53,8 @@ def test_configuration_is_found_from_the_paths_given_not_the_working_directory(p
     spellings = [(outside, "proj"), (outside, "proj/pkg/pins.py"), (project / "pkg", "."), (project / "pkg", ".."),
                  (Path("/"), str(project)), (outside, "proj/pkg", "proj/other")]
     for cwd, *paths in spellings:
-        assert run(LINT, *paths, cwd=cwd).returncode == 0, (cwd, paths)
+        done = run(LINT, *paths, cwd=cwd)
+        assert (done.returncode, done.stdout, done.stderr) == (0, "", ""), (cwd, paths)
     assert run([*FIX, "--check"], "proj", cwd=outside).returncode == 0
     assert run(LINT, "--isolated", "proj", cwd=outside).returncode == 1, "--isolated reads no file"
 
@@ -67,7 +69,7 @@ def test_the_nearest_pyproject_with_the_table_wins_and_others_are_passed_over(pr
 def test_config_names_the_file_and_its_patterns_are_relative_to_it(project: Path) -> None:
     write(project.parent / "conf" / "weakglobals.toml", '[tool.weakglobals]\nselect = ["WG001"]\nexclude = ["../proj/other"]\n')
     done = run(LINT, "--config", "../conf/weakglobals.toml", ".", cwd=project)
-    assert (done.returncode, done.stdout.split(":")[0]) == (1, "pkg/pins.py"), done.stdout
+    assert (done.returncode, [line.split(":")[0] for line in done.stdout.splitlines()]) == (1, ["pkg/pins.py"]), done.stdout
     both = run(LINT, "--config", "../conf/weakglobals.toml", "--isolated", ".", cwd=project)
     assert both.returncode == 2 and "argument --isolated: not allowed with argument --config" in both.stderr
     missing = run(FIX, "--config", "missing.toml", ".", cwd=project)
@@ -80,7 +82,7 @@ def test_config_names_the_file_and_its_patterns_are_relative_to_it(project: Path
 def test_no_paths_checks_the_working_directory_but_pre_commits_empty_list_checks_nothing(tmp_path: Path) -> None:
     module = write(tmp_path / "pkg" / "pins.py", PINNING)
     lint = run(LINT, cwd=tmp_path)
-    assert lint.returncode == 1 and lint.stdout.startswith("pkg/pins.py:3:1: WG001 "), lint.stdout
+    assert lint.returncode == 1 and [line.split(" ")[:2] for line in lint.stdout.splitlines()] == [["pkg/pins.py:3:1:", "WG001"]], lint.stdout
     assert run([*FIX, "--check"], cwd=tmp_path).returncode == 1
     for command in (LINT, FIX):
         done = run(command, cwd=tmp_path, environment={"PRE_COMMIT": "1"})
@@ -105,14 +107,21 @@ def test_real_pre_commit_runs_an_always_run_hook_with_no_files_as_a_no_op(tmp_pa
                                     ("lint", "flake8_weakglobals.frontends.command", ""))
     )
     write(project / ".pre-commit-config.yaml", f"repos:\n- repo: local\n  hooks:\n{hooks}")
-    run(["git", "init", "-q"], cwd=project, environment=environment)
-    run(["git", "add", "-A"], cwd=project, environment=environment)
+    for git in (["git", "init", "-q"], ["git", "add", "-A"]):
+        done = run(git, cwd=project, environment=environment)
+        assert (done.returncode, done.stderr) == (0, ""), done.stderr
     pre_commit = [sys.executable, "-m", "pre_commit", "run", "--color", "never"]
     none = run(pre_commit, "--files", "README.md", cwd=project, environment=environment)
     assert none.returncode == 0, none.stdout + none.stderr
-    assert [line.rsplit(".", 1)[-1] for line in none.stdout.splitlines()] == ["Passed", "Passed", "(no files to check)Skipped"]
+    assert hook_results(none.stdout) == [("lint-always", "Passed"), ("fix-always", "Passed"), ("lint", "(no files to check)Skipped")]
     some = run(pre_commit, "--files", "pins.py", cwd=project, environment=environment)
-    assert some.returncode == 1 and some.stdout.count("Failed") == 3, some.stdout
+    assert some.returncode == 1, some.stdout + some.stderr
+    assert hook_results(some.stdout) == [("lint-always", "Failed"), ("fix-always", "Failed"), ("lint", "Failed")]
+
+
+def hook_results(output: str) -> list[tuple[str, str]]:
+    """Each hook's name and result from pre-commit's ``NAME.....RESULT`` lines (other lines are hook output)."""
+    return [(match["name"], match["result"]) for line in output.splitlines() if (match := re.match(r"^(?P<name>[\w-]+)\.{2,}(?P<result>.+)$", line))]
 
 
 # --- item 7: each entry point names itself ------------------------------------------------------------------------
