@@ -16,7 +16,6 @@ import pytest
 from conftest import REPO, installed_package
 
 SCENARIOS = REPO / "benchmarks" / "deepspeed_scenarios.py"
-ORIGINAL_IS_WRONG = pytest.param("original", marks=pytest.mark.xfail(strict=True, reason="0.19.6 pins what it maps"))
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +24,8 @@ def rewritten_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("rewritten")
     shutil.copytree(installed_package("deepspeed"), root / "deepspeed", ignore=shutil.ignore_patterns("__pycache__"))
     done = subprocess.run([sys.executable, "-m", "fixes.apply", "deepspeed"], capture_output=True, text=True, cwd=root)
-    assert "deepspeed/utils/debug.py: WG001 module_names, WG001 param_names" in done.stdout, done.stdout + done.stderr
+    assert (done.returncode, done.stderr) == (1, ""), done.stderr  # 1: two findings elsewhere are left to fix by hand
+    assert "deepspeed/utils/debug.py: WG001 module_names, WG001 param_names\n" in done.stdout, done.stdout
     return root
 
 
@@ -44,15 +44,15 @@ def run(scenario: str, variant: str, rewritten_copy: Path) -> dict[str, Any]:
     return result
 
 
-@pytest.mark.parametrize("variant", ["rewritten", ORIGINAL_IS_WRONG])
-def test_replaced_blocks_are_released(variant: str, rewritten_copy: Path) -> None:
-    result = run("leak", variant, rewritten_copy)
+def test_replaced_blocks_are_released(rewritten_copy: Path) -> None:
+    result = run("leak", "rewritten", rewritten_copy)
     assert result["replaced_mib"] == 64.0
-    assert (result["alive"], result["resident_mib"]) == (0, 0.0)
+    assert (result["alive"], result["blocks"], result["resident_mib"]) == (0, 16, 0.0)
 
 
 def test_the_original_pins_every_replaced_block(rewritten_copy: Path) -> None:
     result = run("leak", "original", rewritten_copy)
+    assert result["replaced_mib"] == 64.0
     assert (result["alive"], result["blocks"], result["resident_mib"]) == (16, 16, 64.0)
 
 
@@ -71,10 +71,11 @@ def test_clear_empties_both_maps_while_the_model_lives(variant: str, rewritten_c
     assert result["model_alive"] == 4
 
 
-@pytest.mark.parametrize("variant", ["rewritten", ORIGINAL_IS_WRONG])
-def test_a_collected_parameter_leaves_the_map(variant: str, rewritten_copy: Path) -> None:
+@pytest.mark.parametrize(("variant", "collected"), [("rewritten", True), ("original", False)], ids=["rewritten", "original pins it"])
+def test_a_collected_parameter_leaves_the_map(variant: str, collected: bool, rewritten_copy: Path) -> None:
+    """Rewritten, the deleted bias is collected and its entry goes; 0.19.6's map keeps it alive, entry and all."""
     result = run("collected_parameter", variant, rewritten_copy)
-    assert result["collected"] and result["after"] == result["before"] - 1
+    assert (result["collected"], result["before"] - result["after"]) == (collected, int(collected))
 
 
 @pytest.mark.parametrize("variant", ["rewritten", "original"])
@@ -85,11 +86,13 @@ def test_a_thousand_extract_clear_cycles_stay_flat(variant: str, rewritten_copy:
     assert result["weakrefs_per_parameter"] <= 1
 
 
-@pytest.mark.parametrize("variant", ["rewritten", ORIGINAL_IS_WRONG])
-def test_flake8_reports_nothing_on_debug_py(variant: str, rewritten_copy: Path) -> None:
+@pytest.mark.parametrize(
+    ("variant", "reported"), [("rewritten", []), ("original", [(12, "WG001"), (13, "WG001")])], ids=["rewritten", "original"]
+)
+def test_flake8_reports_nothing_on_the_rewritten_debug_py(variant: str, reported: list[tuple[int, str]], rewritten_copy: Path) -> None:
     source = rewritten_copy / "deepspeed" if variant == "rewritten" else installed_package("deepspeed")
-    done = subprocess.run(
-        [sys.executable, "-m", "flake8", "--isolated", "--select", "WG", str(source / "utils" / "debug.py")],
-        capture_output=True, text=True,
-    )
-    assert (done.returncode, done.stdout) == (0, "")
+    debug = source / "utils" / "debug.py"
+    done = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "WG", str(debug)], capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (1 if reported else 0, ""), done.stderr
+    found = [line.split(":", 3) for line in done.stdout.splitlines()]
+    assert [(path, int(number), message.split()[0]) for path, number, _, message in found] == [(str(debug), *where) for where in reported]
