@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
 
+from flake8_weakglobals import runtime
+
 HERE = Path(__file__).parent
 REPO = HERE.parent
 RUNNER = HERE / "differential_runner.py"
@@ -34,7 +36,7 @@ ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 GC_LINE = re.compile(r"^\[gc\] (?P<label>[^:]*): (?P<value>.*)$")
 LEFT = re.compile(r"^(?P<path>.*?):\d+:\d+: (?P<code>WG\d{3}) (?P<name>\S+) left as is: (?P<reason>.*)$")
 ERROR = re.compile(r"^(?P<path>.*?):\d+: (?P<message>.*)$")
-RUNTIME_NAMES = ("WeakIdMap", "WeakIdSet", "WeakValueMap")
+RUNTIME_NAMES = frozenset(runtime.__all__)  # every name a rewrite may import, WeakIdList and the weak caches too
 
 
 def environment() -> dict[str, str]:

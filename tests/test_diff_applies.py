@@ -92,6 +92,7 @@ def test_the_diff_applies_with_patch(tmp_path: Path, fixed: dict[str, bytes]) ->
     require(shutil.which("patch") is not None, "patch")
     root = make(tmp_path)
     done = fix("--diff", "-q", ".", cwd=root)
+    assert (done.returncode, done.stderr) == (1, b""), done.stderr
     applied = subprocess.run(["patch", "-p1", "--quiet", "--binary"], input=done.stdout, capture_output=True, cwd=root)
     assert applied.returncode == 0, applied.stdout + applied.stderr
     assert tree(root) == fixed
