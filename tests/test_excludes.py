@@ -32,10 +32,12 @@ def project(tmp_path: Path) -> Path:
 def reported(root: Path, *arguments: str, cwd: Path, command: list[str] = LINT) -> set[str]:
     """The files a run reports, relative to the project root."""
     done = subprocess.run([*command, *arguments], capture_output=True, text=True, cwd=cwd, env={**os.environ, "NO_COLOR": "1"})
-    assert done.returncode in (0, 1) and done.stderr == "", done.stderr
-    lines = [line for line in done.stdout.splitlines() if ": WG001 " in line]
-    paths = {line.split(":")[0] for line in lines}
-    return {Path(os.path.normpath(cwd / path)).relative_to(root).as_posix() for path in paths}
+    lines = done.stdout.splitlines()
+    assert (done.returncode, done.stderr) == (1 if lines else 0, ""), done.stderr
+    assert all(line.split(" ")[1] == "WG001" for line in lines), lines  # each file is PINNING: one WG001, nothing else
+    paths = [Path(os.path.normpath(cwd / line.split(":")[0])).relative_to(root).as_posix() for line in lines]
+    assert len(set(paths)) == len(paths), f"a file reported twice: {paths}"
+    return set(paths)
 
 
 ALL = {"a.py", "b.py", "pkg/keep.py", "pkg/train_stats.py"}  # generated/ (configured) and build/ (default) are skipped
@@ -87,9 +89,10 @@ def test_the_codemod_excludes_the_same_files(project: Path) -> None:
     fix = [sys.executable, "-m", "fixes.apply", "--check", "--runtime", "import"]
     done = subprocess.run([*fix, "--extend-exclude", "*/train_stats.py", ".."], capture_output=True, text=True, cwd=project / "pkg",
                           env={**os.environ, "NO_COLOR": "1"})
-    assert done.returncode == 1, done.stderr
-    changed = {line.split(":")[0] for line in done.stdout.splitlines() if ": WG001 names" in line}
-    assert {Path(os.path.normpath(project / "pkg" / path)).relative_to(project).as_posix() for path in changed} == ALL - {"pkg/train_stats.py"}
+    assert (done.returncode, done.stderr) == (1, ""), done.stderr
+    *lines, summary = done.stdout.splitlines()
+    changed = sorted(Path(os.path.normpath(project / "pkg" / line.removesuffix(": WG001 names"))).relative_to(project).as_posix() for line in lines)
+    assert changed == sorted(ALL - {"pkg/train_stats.py"}) and summary.startswith("would fix 3 containers in 3 files;"), done.stdout
 
 
 @pytest.mark.parametrize("name, reports", [("a.py", True), ("generated/g.py", False), ("build/lib/copy.py", False), (".git/x.py", False)])
