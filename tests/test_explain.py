@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sysconfig
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +13,7 @@ from conftest import REPO
 from flake8_weakglobals.rules.docs import DOCS, explanation
 from flake8_weakglobals.rules.codes import INTERNAL_ERROR, RULES
 
+WEAKGLOBALS = str(Path(sysconfig.get_path("scripts")) / "weakglobals")  # this environment's, whatever PATH says
 
 #: The README's sections that became pages under docs/: the entries still link to them as ``(#fix-safety)``.
 PAGE_OF_SECTION = {
@@ -47,19 +50,19 @@ def test_every_entry_is_complete(code: str) -> None:
 
 
 def test_explain_prints_the_entry_without_the_readmes_own_links() -> None:
-    done = subprocess.run(["weakglobals", "--explain", "wg001"], capture_output=True, text=True)
-    assert done.returncode == 0 and done.stdout == explanation("WG001")
+    done = subprocess.run([WEAKGLOBALS, "--explain", "wg001"], capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (0, explanation("WG001"), "")
     assert done.stdout.startswith("WG001 (flake8-weakglobals)\n\n*Module-level dict")
     assert "(see [fix safety](#fix-safety))" in DOCS["WG001"] and "(see fix safety)" in done.stdout
 
 
 def test_explaining_an_unknown_code_is_a_usage_error() -> None:
-    done = subprocess.run(["weakglobals", "--explain", "WG999"], capture_output=True, text=True)
+    done = subprocess.run([WEAKGLOBALS, "--explain", "WG999"], capture_output=True, text=True)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines()[-1] == f"weakglobals: error: --explain: 'WG999' is not a rule (known: {', '.join(DOCS)})"
 
 
 def test_wg000_which_the_rules_page_lists_is_explained_too() -> None:
-    done = subprocess.run(["weakglobals", "--explain", "WG000"], capture_output=True, text=True)
+    done = subprocess.run([WEAKGLOBALS, "--explain", "WG000"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("WG000 (flake8-weakglobals)\n\n*The analysis itself failed on this file")
