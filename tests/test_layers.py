@@ -76,6 +76,15 @@ def dependencies() -> dict[str, dict[str, int]]:
     return graph
 
 
+def test_the_import_graph_has_every_kind_of_import() -> None:
+    """The checks below pass on an empty graph: this one fails if imports stop being read. ``fixes.job``
+    imports absolutely, relatively (``from .outside import``) and inside a function (``fixes.rewrite``);
+    ``command`` imports the codemod lazily, across the two front ends."""
+    graph = dependencies()
+    assert {"flake8_weakglobals.frontends.config", "fixes.outside", "fixes.rewrite"} <= set(graph["fixes.job"])
+    assert "fixes.job" in graph["flake8_weakglobals.frontends.command"]
+
+
 def test_every_module_belongs_to_a_layer() -> None:
     unplaced = [name for name in module_names() if layer_of(name) < 0 and name != "flake8_weakglobals"]
     assert not unplaced, f"modules outside every layer (add their folder to LAYERS and docs/architecture.md): {unplaced}"
@@ -115,6 +124,7 @@ def test_the_runtime_imports_only_the_standard_library() -> None:
     """It is vendored into users' projects: nothing installed, nothing of ours but its own parts, imported
     relatively (the vendored copy assembles them into one file)."""
     runtime = {name: path for name, path in module_names().items() if layer_of(name) == 0}
+    assert {"flake8_weakglobals.runtime", "flake8_weakglobals.runtime.maps"} <= set(runtime)
     for name, path in runtime.items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
