@@ -100,7 +100,7 @@ EXPECTED = [
 def test_each_message_shape_names_the_line_it_describes(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text(SOURCE)
     done = subprocess.run([*LINT, "m.py"], cwd=tmp_path, capture_output=True, text=True)
-    assert done.stderr == ""
+    assert (done.returncode, done.stderr) == (1, "")
     assert done.stdout.splitlines() == EXPECTED
     lines = SOURCE.splitlines()
     assert "tensor: torch.Tensor" in lines[16] and "nn.Linear(2, 2)" in lines[49] and "named_modules" in lines[39]
