@@ -145,10 +145,10 @@ def rewritten_first(run: Run, sources: dict[Path, str]) -> None:
 def children_of(pid: int) -> list[int]:
     """The processes whose parent is ``pid`` (its workers), from /proc."""
     children = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+    for status in Path("/proc").glob("[0-9]*/stat"):
         with contextlib.suppress(OSError):
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                children.append(int(stat.parent.name))
+            if int(status.read_text().rsplit(")", 1)[1].split()[1]) == pid:  # the field after the state
+                children.append(int(status.parent.name))
     return children
 
 
