@@ -34,24 +34,36 @@ class _Entry(weakref.ref):
     """
 
     __slots__ = ("key_id", "value")
+    # ``weakref.ref.__init__`` parses the arguments again after ``__new__`` made the reference; ``object``'s
+    # takes them as they are (a twentieth of an insert).
+    __init__ = object.__init__
 
 
 class WeakIdMap(MutableMapping[_K, _V]):
     """A dict whose identity-keyed keys are held weakly; values are held strongly (a value that refers to
     its key keeps it alive, as in every weak-key map). One dict in insertion order: ``id(key) -> _Entry``
     for keys held weakly, ``(key,) -> value`` for the others (a 1-tuple hashes and compares as its key, so
-    ``1 == True`` applies unchanged). ``default_factory`` works as in ``collections.defaultdict``."""
+    ``1 == True`` applies unchanged). ``default_factory`` works as in ``collections.defaultdict``.
 
-    __slots__ = ("_data", "_remove", "default_factory", "__weakref__")
+    ``_weak_class`` is the class of the last key stored weakly, so that an insert of another key of that
+    class skips the per-class decision (``id(type(key))`` and its lookup were a fifth of an insert). It holds
+    the class strongly, but only while this map holds that key, which holds its class anyway: any removal of
+    a weakly held key (a delete, ``pop``, ``popitem``, ``clear``, or the key's death) drops it. (A key whose
+    ``__class__`` is reassigned while in the map keeps its old class alive until then.)"""
+
+    __slots__ = ("_data", "_remove", "_weak_class", "default_factory", "__weakref__")
 
     def __init__(self, other: Any = (), /, *, default_factory: Optional[Callable[[], _V]] = None, **kwargs: _V) -> None:
         self._data: dict[Any, Any] = {}
+        self._weak_class: Optional[type] = None
         self.default_factory = default_factory
 
         def remove(entry: _Entry, selfref: weakref.ref = weakref.ref(self)) -> None:
             store = selfref()  # the key still occupies its address: no live object can have its id yet
-            if store is not None and store._data.get(entry.key_id) is entry:
-                store._data.pop(entry.key_id, None)
+            if store is not None:
+                store._weak_class = None
+                if store._data.get(entry.key_id) is entry:
+                    store._data.pop(entry.key_id, None)
 
         self._remove = remove
         self.update(other, **kwargs)
@@ -93,10 +105,12 @@ class WeakIdMap(MutableMapping[_K, _V]):
         if entry is not None and entry.__callback__ is not None:
             entry.value = value  # overwriting keeps the one weak reference and the place
             return
-        weakly = _class_kind(id(type(key)))
-        if not (weakly or (weakly is None and _classify(key))):
-            data[self._strong_slot(key)] = value
-            return
+        if type(key) is not self._weak_class:
+            weakly = _class_kind(id(type(key)))
+            if not (weakly or (weakly is None and _classify(key))):
+                data[self._strong_slot(key)] = value
+                return
+            self._weak_class = type(key)  # before the store: a removal that follows it drops the class
         if entry is not None:
             del data[key_id]  # a dead entry under a recycled id: the new key goes to the end
         entry = _Entry(key, self._remove)
@@ -151,6 +165,7 @@ class WeakIdMap(MutableMapping[_K, _V]):
         return _ItemsView(self)
 
     def clear(self) -> None:
+        self._weak_class = None
         self._data.clear()
 
     @classmethod
@@ -166,6 +181,7 @@ class WeakIdMap(MutableMapping[_K, _V]):
     def pop(self, key: _K, *default: Any) -> Any:
         entry = self._data.get(id(key))
         if entry is not None and entry.__callback__ is not None:
+            self._weak_class = None
             del self._data[id(key)]
             return entry.value
         value = _MISSING if _weakly(key) else self._data.pop(self._strong_slot(key), _MISSING)
@@ -179,6 +195,7 @@ class WeakIdMap(MutableMapping[_K, _V]):
             slot, entry = self._data.popitem()
             if type(slot) is tuple:
                 return slot[0], entry  # type: ignore[return-value]
+            self._weak_class = None
             key = entry()
             if key is not None:
                 return _revived(key), entry.value
