@@ -199,11 +199,15 @@ def _cached(function: Callable[..., Any], maxsize: Optional[int], typed: bool) -
         if kwargs or every_argument:
             entries, key = entries_of(make_key(first, rest, kwargs, probe))
         elif rest or (type(first) is not int and type(first) is not str):
-            token = token_by_id(id(first))  # the hit path: ``make_key`` and ``entries_of``, inlined
-            if token is None:
-                entries, key = data, (first, rest)
-            else:
-                entries, key = token.results, rest
+            token = token_by_id(id(first))
+            if token is not None:  # the hit path: ``make_key`` and ``entries_of``, inlined
+                try:
+                    value = token.results[rest]
+                except KeyError:
+                    return compute(first, rest, kwargs)
+                hits += 1
+                return value
+            entries, key = data, (first, rest)
         else:
             entries, key = data, first
         try:
