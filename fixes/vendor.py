@@ -141,15 +141,16 @@ def _run_path_callers(project: str, recursive: bool) -> tuple[tuple[str, str], .
         kept = (d for d in subdirectories if recursive and d not in _SKIPPED_DIRECTORIES and not d.startswith("."))
         subdirectories[:] = sorted(kept)
         for name in sorted(files):
-            if not name.endswith(".py"):
+            path = os.path.join(directory, name)
+            if not name.endswith(".py") or not os.path.isfile(path):  # a FIFO or device named *.py would block
                 continue
             try:
-                with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as file:
+                with open(path, encoding="utf-8", errors="replace") as file:
                     text = file.read()
             except OSError:
                 continue
             if re.search(r"\brun_path\s*\(", text):
-                callers.append((os.path.join(directory, name), text))
+                callers.append((path, text))
     return tuple(callers)
 
 

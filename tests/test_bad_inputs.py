@@ -177,6 +177,18 @@ def test_the_codemod_fixes_the_good_files_and_reports_each_bad_one_once(tree: tu
     assert again.stdout.startswith("fixed 0 containers in 0 files;"), again.stdout
 
 
+def test_vendoring_beside_a_fifo_never_reads_it(tree: tuple[Path, dict[str, Case]]) -> None:
+    """``--runtime vendor`` reads the project's files to find ``runpy.run_path`` callers (a copy they could
+    not import): the FIFO among them is skipped, not opened (which would block until ``run``'s timeout)."""
+    root, cases = tree
+    done = run(["-m", "fixes.apply", "--runtime", "vendor", "--jobs", "1"], "good.py", "fifo.py", cwd=root)
+    assert done.stderr.splitlines() == ["fifo.py:1: not a regular file"]
+    assert done.returncode == 2
+    assert done.stdout.splitlines()[-1].startswith("fixed 1 container in 1 file; the vendored runtime adds ")
+    assert (root / "good.py").read_text() != PINNING and (root / "_weakglobals_runtime.py").is_file()
+    assert stat.S_ISFIFO((root / "fifo.py").lstat().st_mode)
+
+
 def test_the_linter_reports_each_unreadable_file_once_and_checks_the_rest(tree: tuple[Path, dict[str, Case]]) -> None:
     root, cases = tree
     done = run(LINT, ".", cwd=root)
