@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -178,3 +179,20 @@ def test_any_toml_document_is_accepted_or_refused_in_one_line(document: dict[str
     assert verdict in ("either", outcome), (verdict, outcome, errors.getvalue())
     if outcome == "refused":
         assert errors.getvalue().startswith(f"error: {config}: ") and errors.getvalue().count("\n") == 1, errors.getvalue()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["select", "ignore", "extra-types", "exclude"]), st.text(st.characters(exclude_categories=["Cs"])))
+def test_a_suggested_fix_is_one_toml_line_that_means_the_value_given(key: str, value: str) -> None:
+    """``key = "text"`` where an array belongs: the suggestion, pasted in, is that text as the one item."""
+    with tempfile.TemporaryDirectory() as directory:
+        config = Path(directory) / "pyproject.toml"
+        escaped = "".join(c if c.isalnum() else f"\\U{ord(c):08x}" for c in value)  # TOML's own escapes, not the code's
+        config.write_text(f'[tool.weakglobals]\n{key} = "{escaped}"\n', encoding="utf-8")
+        errors = io.StringIO()
+        with contextlib.redirect_stderr(errors), pytest.raises(SystemExit):
+            command_settings(build_parser().parse_args([directory]))
+    message = errors.getvalue()
+    assert message.count("\n") == 1 and message.endswith("])\n"), message
+    suggested = message[message.index("(write ") + len("(write "):-2]
+    assert tomllib.loads(suggested) == {key: [value]}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import re
 import sys
@@ -140,6 +141,12 @@ def find_config(paths: Sequence[Path]) -> Optional[tuple[Path, dict[str, Any]]]:
     return None
 
 
+def toml_string(text: str) -> str:
+    """``text`` as a TOML basic string, so that a suggested line is one line and means what it shows: a
+    JSON string is one, once DEL (which TOML forbids raw and JSON leaves as it is) is escaped too."""
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
 def settings_from_table(table: dict[str, Any], path: Path) -> Settings:
     """Settings from a ``[tool.weakglobals]`` table; exclude patterns are relative to ``path``'s directory."""
     where = f"{path}: [tool.weakglobals]"
@@ -150,7 +157,7 @@ def settings_from_table(table: dict[str, Any], path: Path) -> Settings:
     def strings(key: str) -> list[str]:
         value = table.get(key, [])
         if not isinstance(value, list):
-            example = f' (write {key} = ["{value}"])' if isinstance(value, str) else ""
+            example = f" (write {key} = [{toml_string(value)}])" if isinstance(value, str) else ""
             raise ConfigError(f"{where} {key} must be an array of strings, not {toml_type(value)}{example}")
         for index, item in enumerate(value):
             if not isinstance(item, str):
