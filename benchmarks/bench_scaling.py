@@ -6,7 +6,7 @@ The trees (default: the installed torch and DeepSpeed; add others with ``--tree`
 transformers wheel) are checked together, as one large code base, and also copied twice into a scratch
 directory (``once/`` holds one copy; ``twice/`` two copies side by side) so that the same code at twice the
 size is measured with nothing else changed. Each step is a fresh process, as a user runs it; its CPU time
-(all its processes, start-up included) and wall time are the best of two interleaved rounds:
+(all its processes, start-up included) and wall time are taken over three interleaved rounds, min and median:
 
 1. read + ``ast.parse`` of every file (in a fresh process too): the floor;
 2. ``weakglobals --select WG --exit-zero --jobs 1`` and ``--jobs 2``;
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import resource
 import shutil
 import subprocess
@@ -54,13 +55,17 @@ def measured(command: list[str], cwd: Path) -> tuple[float, float]:
     return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
 
 
-def best(commands: dict[str, list[str]], cwd: Path, rounds: int) -> dict[str, tuple[float, float]]:
-    """Each command's best wall and best CPU time over ``rounds`` interleaved rounds."""
+def best(commands: dict[str, list[str]], cwd: Path, rounds: int) -> dict[str, tuple[float, float, float]]:
+    """Each command's best wall, best CPU and median CPU time over ``rounds`` interleaved rounds (a load
+    that comes and goes shows as a median far from the min)."""
     runs: dict[str, list[tuple[float, float]]] = {label: [] for label in commands}
     for _ in range(rounds):
         for label, command in commands.items():
             runs[label].append(measured(command, cwd))
-    return {label: (min(wall for wall, _ in found), min(cpu for _, cpu in found)) for label, found in runs.items()}
+    return {
+        label: (min(wall for wall, _ in found), min(cpu for _, cpu in found), statistics.median(cpu for _, cpu in found))
+        for label, found in runs.items()
+    }
 
 
 def main() -> None:
@@ -71,7 +76,7 @@ def main() -> None:
     trees = [installed_package("torch") / "nn"] if arguments.quick else [installed_package("torch"), installed_package("deepspeed"), *arguments.tree]
     trees = [tree.resolve() for tree in trees]
     files = sum(1 for tree in trees for _ in tree.rglob("*.py"))
-    rounds = 1 if arguments.quick else 2
+    rounds = 1 if arguments.quick else 3
     python = sys.executable
     lint = [python, "-m", "flake8_weakglobals.frontends.command", "--select", "WG", "--exit-zero"]
     check = [python, "-m", "fixes.apply", "--check"]
@@ -84,11 +89,11 @@ def main() -> None:
         "fixes.apply --check --jobs 1": [*check, "--jobs", "1", *named],
         "fixes.apply --check --jobs 2": [*check, "--jobs", "2", *named],
     }, Path.cwd(), rounds)
-    floor_wall, floor_cpu = results["read + ast.parse"]
-    print(f"| step (all trees, best of {rounds}) | wall seconds | / floor | CPU seconds | / floor |")
-    print("|---|---|---|---|---|")
-    for label, (wall, cpu) in results.items():
-        print(f"| {label} | {wall:.1f} | {wall / floor_wall:.2f}x | {cpu:.1f} | {cpu / floor_cpu:.2f}x |")
+    floor_wall, floor_cpu, floor_median = results["read + ast.parse"]
+    print(f"| step (all trees, {rounds} rounds) | wall seconds, min | / floor | CPU seconds, min | / floor | CPU seconds, median | / floor |")
+    print("|---|---|---|---|---|---|---|")
+    for label, (wall, cpu, median) in results.items():
+        print(f"| {label} | {wall:.1f} | {wall / floor_wall:.2f}x | {cpu:.1f} | {cpu / floor_cpu:.2f}x | {median:.1f} | {median / floor_median:.2f}x |")
 
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
@@ -96,7 +101,7 @@ def main() -> None:
             for tree in trees:
                 shutil.copytree(tree, where / tree.name, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
         sizes = best({"once": [*lint, "--jobs", "1", "once"], "twice": [*lint, "--jobs", "1", "twice"]}, root, rounds)
-    print(f"\n| `weakglobals --jobs 1` over copies (best of {rounds}) | files | CPU seconds | / once |")
+    print(f"\n| `weakglobals --jobs 1` over copies ({rounds} rounds) | files | CPU seconds, min | / once |")
     print("|---|---|---|---|")
     print(f"| once | {files:,} | {sizes['once'][1]:.1f} | 1.00x |")
     print(f"| twice | {2 * files:,} | {sizes['twice'][1]:.1f} | {sizes['twice'][1] / sizes['once'][1]:.2f}x |")
