@@ -22,6 +22,7 @@ from flake8_weakglobals.index.project import context_for
 from flake8_weakglobals.rules.analyze_module import analyze
 from flake8_weakglobals.rules.codes import UNSAFE_FIX_CODES
 from flake8_weakglobals.rules.findings import Finding
+from flake8_weakglobals.source import parse_once
 
 from .outside import refuse_used_elsewhere
 from .vendor import Unresolvable, existing_location, runtime_location
@@ -57,7 +58,8 @@ def process(path: Path, settings: Settings) -> FileResult:
     """The whole pipeline for one file; any failure becomes an error on the result, never an exception.
 
     The cycle collector is paused meanwhile: a file's trees hold no cycles, but millions of their nodes
-    would make it rescan them again and again (a 10 MB file took 1.6x as long)."""
+    would make it rescan them again and again (a 10 MB file took 1.6x as long); what the file leaves for
+    later files is then kept out of its reach (``parse_once.settle_survivors``)."""
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -66,6 +68,7 @@ def process(path: Path, settings: Settings) -> FileResult:
         return FileResult(path, error=internal_error(error))
     finally:
         if collecting:
+            parse_once.settle_survivors()
             gc.enable()
 
 
