@@ -17,7 +17,7 @@ from typing import Optional, Sequence
 from flake8_weakglobals import __version__
 from flake8_weakglobals.frontends.config import RUNTIME_MODES, add_arguments, command_settings, entry_point
 from flake8_weakglobals.frontends.parallel import interrupts_held, ordered_results
-from flake8_weakglobals.frontends.terminal import Progress, command_line, paint
+from flake8_weakglobals.frontends.terminal import Progress, command_line, exit_after, paint
 from flake8_weakglobals.source import parse_once
 from flake8_weakglobals.source.python_files import python_files
 
@@ -255,5 +255,10 @@ def _relative(path: Path) -> str:
         return str(path).lstrip("/")
 
 
+def run() -> None:
+    """The installed command's entry point (``python -m`` too)."""
+    exit_after(main)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run()

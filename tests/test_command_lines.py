@@ -143,3 +143,27 @@ def test_each_entry_point_names_itself_and_quiet_with_verbose_is_a_usage_error(n
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(f"usage: {name} [-h]")
     assert done.stderr.endswith(f"{name}: error: argument -v/--verbose: not allowed with argument -q/--quiet\n")
+
+
+@pytest.mark.parametrize("name", ENTRY_POINTS)
+def test_each_entry_point_leaves_without_tearing_the_heap_down_and_loses_no_output(name: str, tmp_path: Path) -> None:
+    """A command's process ends right after its streams are flushed (``terminal.exit_after``): an ``atexit``
+    handler, which a normal exit runs after freeing nothing yet, never runs, yet every line and the exit code
+    are there, for a run with findings, a clean one, ``--help`` and a usage error."""
+    command = ENTRY_POINTS[name]
+    require(Path(command[0]).exists(), f"the console script {command[0]} (pip install -e .)")
+    site = write(tmp_path / "site" / "sitecustomize.py", "import atexit, pathlib\natexit.register(pathlib.Path('torn-down').touch)\n").parent
+    write(tmp_path / "pinning.py", PINNING)
+    write(tmp_path / "clean.py", "x = 1\n")
+    environment = {"PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
+    fixing = "fix" in name
+    findings = run(command, "--check" if fixing else "--select=WG", "pinning.py", cwd=tmp_path, environment=environment)
+    assert findings.returncode == 1, findings
+    last = "1 file checked" if fixing else "module-level dict `names` is keyed by nn.Module objects (parameter `module: nn.Module` at line 6)"
+    assert findings.stdout.splitlines()[-1].endswith(last), findings.stdout
+    assert run(command, "clean.py", cwd=tmp_path, environment=environment).returncode == 0
+    assert run(command, "--help", cwd=tmp_path, environment=environment).stdout.startswith(f"usage: {name} [-h]")
+    assert run(command, "-q", "-v", ".", cwd=tmp_path, environment=environment).returncode == 2
+    assert not (tmp_path / "torn-down").exists()
+    subprocess.run([sys.executable, "-c", "pass"], cwd=tmp_path, env={**os.environ, **environment}, check=True)
+    assert (tmp_path / "torn-down").exists(), "the handler runs in a process that exits normally"

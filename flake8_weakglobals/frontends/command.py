@@ -27,7 +27,7 @@ from .check_one_file import CheckedFile, check_file, check_source
 from .config import Settings, add_arguments, command_settings, entry_point
 from .output_formats import DOCUMENTS, FORMATS, FileReport, SourceFix, make
 from .parallel import ordered_results
-from .terminal import Progress, command_line
+from .terminal import Progress, command_line, exit_after
 
 STDIN = Path("-")
 
@@ -217,5 +217,10 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'s' * (count != 1)}"
 
 
+def run() -> None:
+    """The installed command's entry point (``python -m`` too)."""
+    exit_after(main)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run()

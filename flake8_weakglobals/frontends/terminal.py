@@ -10,7 +10,7 @@ import os
 import signal
 import sys
 import time
-from typing import Callable, Optional, Sequence, TextIO
+from typing import Callable, NoReturn, Optional, Sequence, TextIO
 
 _PROGRESS_THRESHOLD = 200  # files; shorter runs finish before a progress line helps
 
@@ -70,3 +70,26 @@ def command_line(main: Callable[[Optional[Sequence[str]]], int]) -> Callable[[Op
             return 1
 
     return guarded
+
+
+def exit_after(main: Callable[[Optional[Sequence[str]]], int]) -> NoReturn:
+    """Runs a command line as the process's whole life, then leaves without tearing the heap down: once the
+    streams are flushed nothing is left to do, and a run's trees, references and summaries are millions of
+    objects that the interpreter would free one by one after a last pass of the cyclic collector over them
+    (a quarter of ``fixes.apply --check``'s CPU time over torch). mypy leaves the same way. Only for the
+    installed commands and ``python -m``: ``main`` itself returns, for callers in their own process."""
+    try:
+        code = main(None)
+    except SystemExit as exit:  # argparse's errors and --help
+        code = exit.code if isinstance(exit.code, int) else 0 if exit.code is None else 1
+        if not isinstance(exit.code, (int, type(None))):
+            print(exit.code, file=sys.stderr)
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away after the last write: as ``command_line`` ends such a run
+        code = 1
+    try:
+        sys.stderr.flush()
+    except OSError:
+        pass
+    os._exit(code)
