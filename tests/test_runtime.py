@@ -7,6 +7,7 @@ import ast
 import copy
 import dataclasses
 import gc
+import itertools
 import pickle
 import random
 import subprocess
@@ -396,6 +397,83 @@ def test_a_weak_id_list_orders_against_lists_as_a_list_does() -> None:
                 compare = getattr(operator_module, name)
                 assert outcome(lambda: compare(weak, other)) == outcome(lambda: compare(plain, as_plain)), (elements, other, name)
                 assert outcome(lambda: compare(other, weak)) == outcome(lambda: compare(as_plain, plain)), (other, elements, name)
+
+
+def _outcome(action: Callable[[], object]) -> object:
+    """What ``action`` returns, or the type and message of what it raises."""
+    try:
+        return action()
+    except Exception as error:
+        return (type(error).__name__, str(error))
+
+
+def test_a_weak_id_list_searches_as_a_list_does() -> None:
+    """Identity first, then the element's ``==``: an equal one-element tensor is found by ``in``, ``index``,
+    ``count`` and ``remove``; a multi-element one raises the list's own error (set 4 of the adversarial
+    programs: a plateau test by ``in`` over 0-d losses, and an ``index`` of an equal tensor, changed)."""
+    loss, same_value, other = torch.tensor(0.5), torch.tensor(0.5), torch.tensor(0.25)
+    block, vector, equal_vector = nn.Linear(1, 1), torch.ones(2), torch.ones(2)
+    for elements in ([other, loss], [block, other, loss, 1], [vector], [block, vector, 0.5]):
+        for probe in (same_value, loss, 0.5, 1, equal_vector, block, True):
+            plain, weak = list(elements), WeakIdList(elements)
+            for name in ("__contains__", "count", "index", "remove"):
+                assert _outcome(lambda: getattr(weak, name)(probe)) == _outcome(lambda: getattr(plain, name)(probe)), (elements, probe, name)
+                assert list(weak) == plain
+            assert _outcome(lambda: weak == list(elements)) == _outcome(lambda: plain == list(elements))
+    assert _outcome(lambda: WeakIdList([loss]).index(loss, "1")) == _outcome(lambda: [loss].index(loss, "1"))
+    assert _outcome(lambda: WeakIdList([other, loss]).index(same_value, 0, 1)) == _outcome(lambda: [other, loss].index(same_value, 0, 1))
+
+
+def test_a_weak_id_list_iterator_reads_the_list_as_it_is_at_each_step() -> None:
+    """A list iterator sees elements appended during the loop and, after a removal before it, skips the
+    next one; reversed sees neither an append nor, past its start, a shrink (set 4: a breadth-first walk
+    that extends the list it iterates, and a prune that removes while iterating, changed)."""
+    blocks = [nn.Linear(1, 1) for _ in range(6)]
+
+    def walk(container: Any, backwards: bool, change: Callable[[Any, object], None]) -> list[int]:
+        seen, changed = [], False
+        for element in reversed(container) if backwards else container:
+            seen.append(blocks.index(element) if isinstance(element, nn.Module) else element)
+            if not changed and change(container, element) is not False:
+                changed = True  # once: an insert before the iterator would make it see that element again
+        return seen
+
+    changes: dict[str, Callable[[Any, object], None]] = {
+        "append": lambda c, e: c.append(blocks[4]) if e is blocks[0] else False,
+        "remove the current one": lambda c, e: c.remove(e) if e is blocks[1] else False,
+        "insert at the front": lambda c, e: c.insert(0, blocks[5]) if e is blocks[2] else False,
+        "pop the front": lambda c, e: c.pop(0) if e is blocks[2] else False,
+        "clear": lambda c, e: c.clear() if e is blocks[1] else False,
+        "extend with numbers": lambda c, e: c.extend([7, 8]) if e is blocks[3] else False,
+    }
+    for name, change in changes.items():
+        for backwards in (False, True):
+            plain, weak = list(blocks[:4]), WeakIdList(blocks[:4])
+            assert walk(weak, backwards, change) == walk(plain, backwards, change), (name, backwards)
+            assert list(weak) == plain
+    iterator = iter(WeakIdList([1]))
+    assert list(iterator) == [1]
+    assert next(iterator, None) is None, "an exhausted iterator stays exhausted"
+
+
+def test_a_death_mid_loop_makes_a_weak_id_list_iterator_skip_and_repeat_nothing() -> None:
+    """Dead references go in one pass at the list's next use, which moves the elements' positions: an
+    iterator open then moves with them, forwards and backwards, whether the dead element was behind it or
+    ahead of it."""
+    for backwards in (False, True):
+        for dead in range(5):
+            for after in range(1, 5):
+                blocks = [nn.Linear(1, 1) for _ in range(5)]
+                names = {id(block): number for number, block in enumerate(blocks)}
+                order = list(range(5))[::-1] if backwards else list(range(5))
+                weak = WeakIdList(blocks)
+                iterator = reversed(weak) if backwards else iter(weak)
+                seen = [names[id(element)] for element in itertools.islice(iterator, after)]
+                del blocks[dead]
+                gc.collect()
+                assert len(weak) == 4
+                seen += [names[id(element)] for element in iterator]
+                assert seen == order[:after] + [number for number in order[after:] if number != dead], (backwards, dead, after)
 
 
 # --- iteration, threads -----------------------------------------------------------------------------

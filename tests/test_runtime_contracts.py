@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import itertools
 import importlib.util
 import sys
 from collections import Counter, OrderedDict, defaultdict
@@ -404,51 +405,21 @@ def set_machine(runtime: ModuleType) -> type:
     return SetContract
 
 
-class Boxes:
-    """The built-in world's list, compared as the runtime promises: an object held weakly matches only
-    itself (a list of tensors would compare them elementwise), every other element with ``==``."""
-
-    def __init__(self) -> None:
-        self.boxes: dict[int, object] = {}
-
-    def box(self, value: Any) -> Any:
-        if isinstance(value, (torch.Tensor, nn.Module, Plain)):
-            return self.boxes.setdefault(id(value), object())
-        return value
-
-    def boxed(self, values: list) -> list:
-        return [self.box(value) for value in values]
-
-
 def list_machine(runtime: ModuleType) -> type:
     class ListContract(_TwoWorlds):
-        """``list`` against ``WeakIdList``: order, duplicates, identity for objects held weakly."""
+        """``list`` against ``WeakIdList``: order, duplicates, the list's search (identity, then the element's
+        ``==``: equal one-element tensors match, multi-element ones raise), and its live iteration."""
 
         def __init__(self) -> None:
             super().__init__()
             self.ref.container, self.sub.container = [], runtime.WeakIdList()
-            self.boxes = Boxes()
 
         def forget(self, twin: Any) -> None:
             self.ref.container[:] = [element for element in self.ref.container if element is not twin]
 
         def lookup(self, w: World, name: str, *arguments: Any) -> Any:
-            """``in``, ``index``, ``count``, ``remove``: the built-in world's on boxes, with the list's own errors."""
-            if w is self.sub:
-                return getattr(w.container, name)(*arguments)
-            boxed, probe = self.boxes.boxed(w.container), self.boxes.box(arguments[0])
-            if name == "__contains__":
-                return probe in boxed
-            if name == "count":
-                return boxed.count(probe)
-            try:
-                index = boxed.index(probe, *arguments[1:])
-            except ValueError:
-                return getattr([], name)(*arguments)  # the list's own message for this element
-            if name == "remove":
-                del w.container[index]
-                return None
-            return index
+            """``in``, ``index``, ``count``, ``remove``: each world's own, errors included."""
+            return getattr(w.container, name)(*arguments)
 
         @rule(choice=st.integers(0, 50), how=st.sampled_from(["append", "insert", "+=", "extend"]), at=st.integers(-4, 4))
         def add(self, choice: int, how: str, at: int) -> None:
@@ -499,13 +470,8 @@ def list_machine(runtime: ModuleType) -> type:
                 return {"list": list, "tuple": tuple}[kind](self.value(w, c) for c in choices)
 
             def equal(w: World, left: bool) -> Any:
-                if w is self.sub:
-                    a, b = (w.container, other(w)) if left else (other(w), w.container)
-                    return (a == b, a != b)
-                if kind != "list":
-                    return (False, True)
-                mine, theirs = self.boxes.boxed(w.container), self.boxes.boxed(other(w))
-                return (mine == theirs, mine != theirs)
+                a, b = (w.container, other(w)) if left else (other(w), w.container)
+                return (a == b, a != b)
 
             self.both(lambda w: equal(w, True))
             self.both(lambda w: equal(w, False))
@@ -518,6 +484,52 @@ def list_machine(runtime: ModuleType) -> type:
             self.both(lambda w: w.container.reverse())
             if len(self.ref.container) > 6:
                 self.both(lambda w: w.container.clear())
+
+        @rule(choice=st.integers(0, 50), at=st.integers(0, 5), backwards=st.booleans(),
+              how=st.sampled_from(["append", "remove", "insert", "pop", "clear"]))
+        def change_while_iterating(self, choice: int, at: int, backwards: bool, how: str) -> None:
+            """A loop that changes the list it walks sees what a list iterator sees: appends, and the
+            shift after a removal or an insert before it."""
+
+            def step(w: World) -> Any:
+                seen = []
+                for position, element in enumerate(reversed(w.container) if backwards else w.container):
+                    seen.append(w.norm(element))
+                    if position == at:
+                        value = self.value(w, choice)
+                        if how == "append":
+                            w.container.append(value)
+                        elif how == "remove":
+                            seen.append(w.outcome(lambda: w.container.remove(value)))
+                        elif how == "insert":
+                            w.container.insert(0, value)
+                        elif how == "pop":
+                            seen.append(w.norm(w.container.pop(0)))
+                        else:
+                            w.container.clear()
+                return seen
+
+            self.both(step)
+
+        @precondition(lambda self: self.live)
+        @rule(index=st.integers(0, 50), after=st.integers(0, 4), backwards=st.booleans())
+        def a_death_while_iterating(self, index: int, after: int, backwards: bool) -> None:
+            """An element dies mid-loop: the loop goes on over the others, skipping and repeating none; it
+            sees what the list's loop saw, less the dead element from then on."""
+            label = self.key(index)
+            twin = self.ref.objects[label]
+            walk = reversed if backwards else iter
+            expected = [self.ref.norm(element) for element in walk(self.ref.container)]
+            iterator = walk(self.sub.container)
+            got = [self.sub.norm(element) for element in itertools.islice(iterator, after + 1)]
+            expected = expected[: len(got)] + [seen for seen in expected[len(got):] if seen != ("obj", label)]
+            self.live.remove(label)
+            self.forget(twin)
+            self.ref.drop(label)
+            self.sub.drop(label)
+            gc.collect()
+            got += [self.sub.norm(element) for element in iterator]
+            assert got == expected, f"{got!r} != {expected!r}"
 
         @invariant()
         def same_contents(self) -> None:

@@ -1,17 +1,18 @@
 """WeakIdList: the list it replaces, except that an element goes when it is collected.
 
 Elements are held as ``core`` decides: a module, parameter or tensor weakly, every other element as a list
-holds it. Order and duplicates are kept. An element held weakly matches only itself: ``in``, ``index``,
-``count``, ``remove`` and ``==`` never call its ``==`` (where a list of tensors would compare them
-elementwise and raise "Boolean value of Tensor with more than one value is ambiguous", or call a
-one-element tensor equal to a number); every other element is compared with ``==``, as by the list.
+holds it. Order and duplicates are kept. ``in``, ``index``, ``count``, ``remove`` and ``==`` search as the
+list does: each element is the one sought if it is that object or compares equal to it (the element's
+``==`` first), so equal one-element tensors match and multi-element ones raise as they did. Iteration is
+the list's too: an iterator reads the list as it is at each step, so it sees what is appended meanwhile and
+skips the element after one removed before it.
 
 How: a plain list holds the strong elements and, for each weakly held object, one ``_Ref`` (shared by its
-duplicates, so ``in`` and ``index`` are the list's own C loops over the refs). When an object dies its
-callback only marks the list; the next operation drops the dead refs in one pass, so positions are always
-those of the live elements, and a model whose thousands of parameters die together costs one pass, not one
-per parameter. Slicing, ``+`` and ``*`` give plain lists, as they did; errors are the list's own (same
-types, same messages: a missing weakly held element raises what ``[].index(x)`` raises).
+duplicates). When an object dies its callback only marks the list; the next operation drops the dead refs
+in one pass, so positions are always those of the live elements, and a model whose thousands of parameters
+die together costs one pass, not one per parameter. The iterators open at that moment are moved with the
+elements they stand before, so a death never makes one skip or repeat. Slicing, ``+`` and ``*`` give plain
+lists, as they did; errors are the list's own (same types, same messages).
 """
 from __future__ import annotations
 
@@ -20,10 +21,11 @@ import threading
 import weakref
 from collections.abc import Iterable, Iterator, MutableSequence
 from copy import deepcopy
+from itertools import accumulate, compress
 from reprlib import recursive_repr
 from typing import Any, Optional, TypeVar, Union, overload
 
-from .core import _MISSING, _class_kind, _classify, _revived, _weakly
+from .core import _MISSING, _class_kind, _classify, _revived
 
 _T = TypeVar("_T")
 __all__ = ["WeakIdList"]
@@ -38,16 +40,68 @@ class _Ref(weakref.ref):
     __ne__ = object.__ne__
 
 
+def _held(slot: Any) -> Any:
+    """The element a slot stands for, held strongly; ``_MISSING`` for a ref whose object just died."""
+    if type(slot) is not _Ref:
+        return slot
+    element = slot()
+    return _MISSING if element is None else _revived(element)
+
+
+class _Iterator(Iterator[_T]):
+    """The list's own iterator: a position in the list, read afresh at each step (forwards, or backwards
+    for ``reversed``), that lets go of the list once it has run off its end, as a list iterator does.
+    When dead refs are dropped, the list moves it to the same element (``moved``)."""
+
+    __slots__ = ("_list", "_position", "_step", "__weakref__")
+
+    def __init__(self, of: WeakIdList[_T], position: int, step: int) -> None:
+        self._list: Optional[WeakIdList[_T]] = of
+        self._position = position
+        self._step = step
+        of._iterators.add(self)
+
+    def __next__(self) -> _T:
+        of = self._list
+        while of is not None:
+            data = of._live()
+            if not 0 <= self._position < len(data):
+                break
+            element = _held(data[self._position])
+            self._position += self._step
+            if element is not _MISSING:
+                return element  # type: ignore[no-any-return]
+        self._list = None
+        raise StopIteration
+
+    def moved(self, before: list[int]) -> None:
+        """The list is about to keep only its live slots; ``before[i]`` of them come before slot ``i``."""
+        end = len(before) - 1
+        if self._step > 0:
+            self._position = before[min(self._position, end)] + max(self._position - end, 0)
+        elif self._position < end:
+            self._position = before[self._position + 1] - 1  # the last live slot at or before it (-1: none)
+        else:  # past the end, as a reversed list iterator stops: still past it
+            self._position -= end - before[end]
+
+    def __length_hint__(self) -> int:
+        of = self._list
+        if of is None:
+            return 0
+        return max(len(of) - self._position, 0) if self._step > 0 else max(min(self._position + 1, len(of)), 0)
+
+
 class WeakIdList(MutableSequence[_T]):
     """A list whose identity-keyed elements are held weakly (see the module docstring)."""
 
-    __slots__ = ("_data", "_refs", "_dead", "_lock", "_remove", "__weakref__")
+    __slots__ = ("_data", "_refs", "_dead", "_lock", "_remove", "_iterators", "__weakref__")
 
     def __init__(self, elements: Iterable[_T] = (), /) -> None:
         self._data: list[Any] = []  # strong elements and ``_Ref``s, in order
         self._refs: dict[int, _Ref] = {}  # id(object) -> its one ``_Ref``
         self._dead = False  # a ``_Ref`` in ``_data`` may be dead: drop them before the next use
         self._lock = threading.RLock()  # mutations and the drop of dead refs, never a read
+        self._iterators: weakref.WeakSet[_Iterator] = weakref.WeakSet()  # open ones, moved when dead refs go
 
         def remove(ref: _Ref, selfref: weakref.ref = weakref.ref(self)) -> None:
             """Runs in whatever thread frees the object: it only marks the list."""
@@ -66,7 +120,12 @@ class WeakIdList(MutableSequence[_T]):
             with self._lock:
                 if self._dead:
                     self._dead = False  # a death during the pass marks the list again
-                    self._data[:] = [slot for slot in self._data if type(slot) is not _Ref or slot() is not None]
+                    alive = [type(slot) is not _Ref or slot() is not None for slot in self._data]
+                    if self._iterators:
+                        before = list(accumulate(alive, initial=0))  # live slots before each position
+                        for iterator in list(self._iterators):
+                            iterator.moved(before)
+                    self._data[:] = compress(self._data, alive)
         return self._data
 
     def _slot(self, element: Any) -> Any:
@@ -80,13 +139,6 @@ class WeakIdList(MutableSequence[_T]):
             ref.key_id = id(element)
         return ref
 
-    def _probe(self, element: Any) -> Any:
-        """What to look for in ``_data`` to find ``element``; ``_MISSING`` for a weakly held one not there."""
-        if not _weakly(element):
-            return element
-        ref = self._refs.get(id(element))
-        return ref if ref is not None and ref() is element else _MISSING
-
     @staticmethod
     def _elements(slots: Iterable[Any]) -> Iterator[Any]:
         """The live elements of ``slots``."""
@@ -98,16 +150,28 @@ class WeakIdList(MutableSequence[_T]):
             if element is not None:  # else it died after the last drop of dead refs
                 yield _revived(element)
 
+    def _find(self, element: Any, start: int = 0, stop: int = sys.maxsize) -> int:
+        """The first position in ``[start:stop]`` whose element is ``element`` or equal to it, compared as
+        the list compares (the element's ``==`` first, its truth taken); -1 if none. The elements are held
+        while they are compared, so none dies meanwhile and positions stay those of the live list."""
+        held = list(map(_held, self._live()))
+        begin, end, _ = slice(start, stop).indices(len(held))
+        for position in range(begin, end):
+            item = held[position]
+            if item is not _MISSING and (item is element or item == element):
+                return position
+        return -1
+
     # --- reading ---
 
     def __len__(self) -> int:
         return len(self._live())
 
     def __iter__(self) -> Iterator[_T]:
-        return self._elements(list(self._live()))  # a snapshot: changes and deaths mid-loop never raise
+        return _Iterator(self, 0, 1)
 
     def __reversed__(self) -> Iterator[_T]:
-        return reversed(self[:])
+        return _Iterator(self, len(self) - 1, -1)
 
     @overload
     def __getitem__(self, index: int) -> _T: ...
@@ -123,35 +187,25 @@ class WeakIdList(MutableSequence[_T]):
         return next(self._elements((slots,)), None)
 
     def __contains__(self, element: object) -> bool:
-        probe = self._probe(element)
-        return probe is not _MISSING and probe in self._live()
+        return self._find(element) >= 0
 
     def index(self, element: Any, start: int = 0, stop: int = sys.maxsize) -> int:
-        probe = self._probe(element)
-        if probe is not _MISSING:
-            try:
-                return self._live().index(probe, start, stop)
-            except ValueError:
-                pass
-        return [].index(element, start, stop)  # raises the list's own ValueError (or TypeError) for ``element``
+        try:
+            [].index(_MISSING, start, stop)  # the list's own TypeError for a start or stop that is no index
+        except ValueError:
+            pass
+        position = self._find(element, start, stop)
+        return position if position >= 0 else [].index(element)  # raises the list's own ValueError
 
     def count(self, element: Any) -> int:
-        probe = self._probe(element)
-        return 0 if probe is _MISSING else self._live().count(probe)
+        return sum(1 for item in map(_held, self._live()) if item is not _MISSING and (item is element or item == element))
 
     def __eq__(self, other: object) -> Any:
-        """As a list's ``==``: only with a list (or another ``WeakIdList``), element by element; an element
-        held weakly equals only itself."""
-        if not isinstance(other, (list, WeakIdList)):
-            return NotImplemented
-        mine, theirs = self[:], list(other)
-        return len(mine) == len(theirs) and all(
-            a is b or (not _weakly(a) and not _weakly(b) and a == b) for a, b in zip(mine, theirs)
-        )
+        """As a list's ``==``: only with a list (or another ``WeakIdList``), element by element."""
+        return self[:] == list(other) if isinstance(other, (list, WeakIdList)) else NotImplemented  # type: ignore[arg-type]
 
     def __ne__(self, other: object) -> Any:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
+        return self[:] != list(other) if isinstance(other, (list, WeakIdList)) else NotImplemented  # type: ignore[arg-type]
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -230,16 +284,11 @@ class WeakIdList(MutableSequence[_T]):
 
 
     def remove(self, element: _T) -> None:
-        probe = self._probe(element)
         with self._lock:
-            if probe is not _MISSING:
-                data = self._live()
-                try:
-                    del data[data.index(probe)]
-                    return
-                except ValueError:
-                    pass
-            [].remove(element)  # raises the list's own ValueError
+            position = self._find(element)
+            if position < 0:
+                [].remove(element)  # raises the list's own ValueError
+            del self._live()[position]
 
     def clear(self) -> None:
         with self._lock:
