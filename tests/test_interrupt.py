@@ -100,6 +100,13 @@ class Run:
             pass
 
 
+def _ctrl_c_as_on_a_terminal() -> None:
+    """In the child, before it runs: SIGINT at its default, as a terminal's shell starts a command. A suite
+    started in the background (``cmd &`` in a script, ``nohup``) hands its children SIGINT ignored, and
+    Python then never raises KeyboardInterrupt: the Ctrl-C tests would test how the suite was started."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @contextlib.contextmanager
 def running(
     arguments: list[str], cwd: Path, environment: Optional[dict[str, str]] = None, unbuffered: bool = True
@@ -114,6 +121,7 @@ def running(
         process = subprocess.Popen(
             [sys.executable, *arguments], cwd=cwd, stdout=into, stderr=subprocess.PIPE, text=True, start_new_session=True,
             env={**variables, "NO_COLOR": "1", **({"PYTHONUNBUFFERED": "1"} if unbuffered else {}), **(environment or {})},
+            preexec_fn=_ctrl_c_as_on_a_terminal,
         )
     finally:
         os.close(into)
