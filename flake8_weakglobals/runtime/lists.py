@@ -141,14 +141,8 @@ class WeakIdList(MutableSequence[_T]):
 
     @staticmethod
     def _elements(slots: Iterable[Any]) -> Iterator[Any]:
-        """The live elements of ``slots``."""
-        for slot in slots:
-            if type(slot) is not _Ref:
-                yield slot
-                continue
-            element = slot()
-            if element is not None:  # else it died after the last drop of dead refs
-                yield _revived(element)
+        """The live elements of ``slots`` (one may have died since the last drop of dead refs)."""
+        return (element for element in map(_held, slots) if element is not _MISSING)
 
     def _find(self, element: Any, start: int = 0, stop: int = sys.maxsize) -> int:
         """The first position in ``[start:stop]`` whose element is ``element`` or equal to it, compared as
@@ -288,7 +282,7 @@ class WeakIdList(MutableSequence[_T]):
             position = self._find(element)
             if position < 0:
                 [].remove(element)  # raises the list's own ValueError
-            del self._live()[position]
+            del self._data[position]  # a death meanwhile only marks the list: the position still holds
 
     def clear(self) -> None:
         with self._lock:
