@@ -241,8 +241,11 @@ def _program(
     for element in (model, weight, None, 3, 1, "s", True, bias, 17):
         seen.add(element)
     show(seen, len(seen), model in seen, 2 in seen, sorted(map(repr, seen)), list(seen))
-    show(seen - {None}, {None} | seen, seen | {None}, seen & {3, model}, {3, 4} ^ seen, {weight, 5} - seen)
-    show(seen.union([7]), seen.intersection({3}), seen.difference({3}), seen.symmetric_difference({3, 8}))
+    # A set operator's result is a new set whose order follows how it was built, not only the hashes
+    # (docs/runtime.md): its elements are compared, as ``repr``s sorted, and its type.
+    for made in ((seen - {None}, {None} | seen, seen | {None}, seen & {3, model}, {3, 4} ^ seen, {weight, 5} - seen),
+                 (seen.union([7]), seen.intersection({3}), seen.difference({3}), seen.symmetric_difference({3, 8}))):
+        show(*((type(result).__name__, sorted(map(repr, result))) for result in made))
     show(seen.issubset(seen | {1}), seen.issuperset({3}), seen.isdisjoint({9}), seen <= seen | {2}, seen == seen | {3})
     for element in (3, "s"):
         seen.discard(element)
