@@ -274,7 +274,8 @@ def main() -> None:
             if isinstance(timings, RuntimeError):  # WeakKeyDictionary with tensor keys
                 print(f"| {name} | raises `RuntimeError: {timings}` | " + " | ".join([""] * (len(OPERATIONS) + 1)) + " |")
                 continue
-            sizes = memory_in_fresh_process(kind, name, arguments.sdists, arguments.quick)
+            # a smoke run measures in this process: a fresh one per cell (torch imported 15 times) is for figures
+            sizes = memory(factory, keys, maps) if arguments.quick else memory_in_fresh_process(kind, name, arguments.sdists, arguments.quick)
             table[(kind, name)] = {**timings, **sizes}
             cells = ["n/a" if timings[op] is None else f"{timings[op]:.0f}" for op in OPERATIONS]
             print(f"| {name} | " + " | ".join(cells) + f" | {sizes['requested']:.0f} | {sizes['real']:.0f} |")

@@ -1,10 +1,10 @@
 """DeepSpeed ``debug.py`` scenarios, one per fresh interpreter, against whichever ``deepspeed`` comes first
 on ``sys.path`` (the installed 0.19.6, or a copy rewritten by ``python -m fixes.apply``).
 
-    python benchmarks/deepspeed_scenarios.py SCENARIO
+    python benchmarks/deepspeed_scenarios.py SCENARIO [SCENARIO ...]
 
-prints one JSON line with the result and the ``debug.py`` file that ran, so a caller can check which
-``deepspeed`` it measured. Used by ``tests/test_deepspeed_proof.py`` and ``benchmarks/deepspeed_release.py``.
+prints one JSON line per scenario with its result and the ``debug.py`` file that ran, so a caller can check
+which ``deepspeed`` it measured. Used by ``tests/test_deepspeed_proof.py`` and ``benchmarks/deepspeed_release.py``.
 """
 from __future__ import annotations
 
@@ -114,23 +114,26 @@ def cycles() -> dict[str, Any]:
     }
 
 
-def timing() -> dict[str, Any]:
+def timing(repeat: int = 5, copies: int = 100) -> dict[str, Any]:
     """One extract over 10,000 parameters, and 1,000,000 ``debug_param2name`` lookups (best of 5)."""
     model = nn.Sequential(*(nn.Linear(1, 1) for _ in range(5000)))  # 5,000 weights + 5,000 biases
     parameters = list(model.parameters())
-
-
-    extract = best(lambda: debug.debug_extract_module_and_param_names(model), repeat=5)
+    extract = best(lambda: debug.debug_extract_module_and_param_names(model), repeat=repeat)
     debug.debug_extract_module_and_param_names(model)
-    keys = parameters * 100  # 1,000,000 lookups
-    lookup = best(lambda: [debug.debug_param2name(parameter) for parameter in keys], repeat=5)
+    keys = parameters * copies  # 1,000,000 lookups
+    lookup = best(lambda: [debug.debug_param2name(parameter) for parameter in keys], repeat=repeat)
     return {"parameters": len(parameters), "extract_s": extract, "lookups": len(keys), "lookup_s": lookup}
 
 
+def quick_timing() -> dict[str, Any]:
+    """``timing`` once, over 10,000 lookups: a smoke run of the release benchmark, not a measurement."""
+    return timing(repeat=1, copies=1)
+
+
 SCENARIOS: dict[str, Callable[[], dict[str, Any]]] = {
-    function.__name__: function for function in (leak, lookups, clear, collected_parameter, cycles, timing)
+    function.__name__: function for function in (leak, lookups, clear, collected_parameter, cycles, timing, quick_timing)
 }
 
 if __name__ == "__main__":
-    result = SCENARIOS[sys.argv[1]]()
-    print(json.dumps({"debug_file": debug.__file__, **result}))
+    for name in sys.argv[1:]:
+        print(json.dumps({"debug_file": debug.__file__, **SCENARIOS[name]()}))
