@@ -56,7 +56,6 @@ FILL = "def fill(model: nn.Module):\n    for name, p in model.named_parameters()
         "def g():\n    return 'names: {}'.format(names)\n",
         "def g(m: nn.Module):\n    match names:\n        case {}:\n            return len(names)\n        case _:\n            return 0\n",
         "def merge(d):\n    return d | {}\ndef g():\n    return merge(names), {} | names\n",
-        "def g(model: nn.Module):\n    return copy.deepcopy((model, names))\n",
     ],
 )
 def test_uses_the_runtime_honours_are_fixed(use: str) -> None:
@@ -75,6 +74,8 @@ def test_uses_the_runtime_honours_are_fixed(use: str) -> None:
         ("def dump(d):\n    return pickle.dumps(d)\ndef g():\n    dump(names)\n", "in `dump()`, where it is `d`, it is serialized"),
         ("def check(d):\n    return isinstance(d, dict)\ndef g():\n    check(names)\n", "in `check()`, where it is `d`, its type is checked"),
         ("def g():\n    return copy.deepcopy(names)\n", "deep-copied"),
+        ("def g(model: nn.Module):\n    return copy.deepcopy((model, names))\n", "deep-copied together with"),
+        ("def g(m: nn.Module):\n    remember = names.setdefault\n    remember(m, 1)\n", "taken as a value"),
         ("def g():\n    return json.dumps(names or {})\n", "serialized with `json.dumps()`"),
         ("def g():\n    return type(names)\n", "its type is read"),
         ("def g(p: nn.Parameter):\n    names[p] = p.view(-1)\n", "refers to its own key (`p.view(-1)`"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 import functools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Optional, Union
 
 from ..syntax.mentions import Mentions
@@ -79,6 +79,7 @@ class Hook:
     kind: str
     line: int
     registrar: str
+    call: ast.Call = field(compare=False)  # the registration: ``model.register_forward_hook(hook)``
 
 
 def element_of(value: Value) -> Value:
@@ -199,6 +200,15 @@ class Evidence:
             nodes = self.scopes.index_parts(self.scopes.module, functools.partial(Mentions.within, lines))
             self._calls[(name, method)] = [node for node in nodes if type(node) is ast.Call and _calls(node, name, method)]  # type: ignore[misc]
         return self._calls[(name, method)]
+
+    def mentions_of(self, name: str, attribute: bool = False) -> list[ast.expr]:
+        """Every read of the name ``name`` (with ``attribute``: of ``X.name``, any ``X``), found in the
+        statements whose text spells it, as ``calls_of`` finds calls."""
+        lines = self._mentions.words([name])
+        nodes = self.scopes.index_parts(self.scopes.module, functools.partial(Mentions.within, lines))
+        if attribute:
+            return [node for node in nodes if type(node) is ast.Attribute and node.attr == name and isinstance(node.ctx, ast.Load)]  # type: ignore[attr-defined,misc]
+        return [node for node in nodes if type(node) is ast.Name and node.id == name and isinstance(node.ctx, ast.Load)]  # type: ignore[attr-defined,misc]
 
     def _assigned_to_self(self, owner: ClassInfo, attribute: str) -> list[ast.expr]:
         """Values assigned to ``self.<attribute>`` in the methods of ``owner`` and of its local bases."""

@@ -27,6 +27,9 @@ from .survey import Survey
 _MATCH = tuple(getattr(ast, name) for name in ("Match",) if hasattr(ast, name))
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})  # Python 3.10+
 _IMPORTS = frozenset({ast.Import, ast.ImportFrom})
+#: Methods whose bound method, handed out, fills the container where the fix cannot see what with
+#: (``remember = X.append``); a reading one (``key=X.get``) reads it as the call would.
+_BOUND_METHODS_THAT_FILL = frozenset("append extend insert add update setdefault __setitem__ __ior__ __iadd__".split())
 _KEY_FREE_METHODS = {"values", "clear", "__len__", "get", "__contains__", "__getitem__", "setdefault", "pop", "remove", "discard"}
 
 
@@ -112,6 +115,7 @@ class UseClassifier:
         """Classify one expression that stands for the container, and tag what it added with where it is:
         at import or in which function, through ``self``, and whether that function undoes its fills."""
         before, reads, removals = len(uses.fills), len(uses.subscript_reads), len(uses.removals)
+        uses.ledger.append((node.lineno, self._statement_text(node)))
         classify()
         scope = next(self.scopes.chain(node))
         function = scope if isinstance(scope, FUNCTIONS) else None
@@ -126,6 +130,16 @@ class UseClassifier:
             uses.subscript_reads[reads:] = [replace(fill, through_instance=True) for fill in uses.subscript_reads[reads:]]
         if len(uses.removals) > removals and isinstance(scope, FUNCTIONS) and (scope.name == "__exit__" or self._in_finally(node, scope)):
             uses.undoing.add(scope)
+
+    def _statement_text(self, node: ast.AST) -> str:
+        """The statement that uses the container, as a reviewer reads it (its first line, shortened)."""
+        statement: Optional[ast.AST] = node
+        while statement is not None and not isinstance(statement, ast.stmt):
+            statement = self.scopes.parent(statement)
+        if isinstance(statement, (*FUNCTIONS, ast.ClassDef, ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.Try)):
+            statement = node  # a header: the expression itself says more than the whole block
+        shown = text(statement).splitlines()[0] if statement is not None else ""  # type: ignore[arg-type]
+        return shown if len(shown) <= 80 else shown[:77] + "..."
 
     def _getter(self, statement: ast.Return) -> Optional[FunctionNode]:
         """The module-level function this ``return`` of the container is in, if it is one."""
@@ -202,7 +216,8 @@ class UseClassifier:
         elif isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
             uses.key_uses.append((line, "iteration"))
         elif isinstance(parent, (ast.Tuple, ast.List)) and len(parent.elts) > 1 and self.passing.deep_copied(parent):
-            uses.key_uses.append((line, "a deep copy"))  # ``deepcopy((model, X))``: keyed by the copied model
+            # ``deepcopy((model, X))``: the copy's keys are copies, kept only where each was part of the copied group
+            uses.blockers.append((line, f"it is deep-copied together with `{text(parent)}`, and what owns each copied key is not shown"))
         elif isinstance(parent, ast.Starred) or (isinstance(parent, ast.Dict) and node in parent.values and None in parent.keys):
             uses.key_uses.append((line, "unpacking"))  # ``f(*X)``, ``[*X]``, ``{**X}``: iterates it
         elif isinstance(parent, ast.Return) and not self.passing.following and (getter := self._getter(parent)) is not None:
@@ -301,6 +316,8 @@ class UseClassifier:
         call = self.scopes.parent(attribute)
         if not (isinstance(call, ast.Call) and call.func is attribute):
             uses.key_uses.append((line, f"`.{method}`"))
+            if method in _BOUND_METHODS_THAT_FILL:  # ``remember = X.append``: called where the fix cannot see
+                uses.blockers.append((line, f"its method `{text(attribute)}` is taken as a value, and what it is called with cannot be checked"))
             return
         arguments = [argument for argument in call.args if not isinstance(argument, ast.Starred)]
         if method in ("pop", "popitem", "clear", "remove", "discard", "popleft"):

@@ -74,5 +74,5 @@ def _hooks(calls: list[ast.Call], scopes: Scopes, survey: Survey) -> dict[ast.AS
             function = owner.methods[hook.attr] if owner is not None else None
         if function is not None:
             bound = function in survey.method_owner and function not in survey.unbound_methods
-            hooks[function] = Hook((1 if bound else 0) + bound_first, kind, call.lineno, registrar)
+            hooks[function] = Hook((1 if bound else 0) + bound_first, kind, call.lineno, registrar, call)
     return hooks

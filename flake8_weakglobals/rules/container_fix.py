@@ -17,6 +17,7 @@ from ..analysis.evidence import Evidence, Obj, text
 from ..analysis.fill_contents import Held
 from ..analysis.framework_types import PARAMETER, TENSOR
 from ..analysis.ownership import SoleOwner
+from ..analysis.owners import Owners, Premise
 from ..analysis.passed_to_calls import SERIALIZER_PREFIXES
 from ..analysis.recorded_uses import Definition, SlotUses
 from ..analysis.survey import ClassInfo, Survey
@@ -51,7 +52,7 @@ _DETACHING_ATTRIBUTES = frozenset(
 )
 _HOLDING_CALLS = frozenset({"partial", "tuple", "list", "set", "frozenset", "dict", "MethodType", "namedtuple"})
 #: Calls that may see a module-level instance without taking the container it holds anywhere.
-_HOLDER_SAFE_CALLS = frozenset(f"builtins.{name}" for name in "print len id repr str isinstance hasattr callable".split())
+HOLDER_SAFE_CALLS = frozenset(f"builtins.{name}" for name in "print len id repr str isinstance hasattr callable".split())
 _ORDERED_MAPS = frozenset({"collections.OrderedDict", "typing.OrderedDict"})
 _DEQUES = frozenset({"collections.deque", "typing.Deque"})
 #: Containers whose own behaviour the runtime does not copy, and the uses that would show the difference: an
@@ -85,6 +86,7 @@ class FixSafety:
         self.survey = survey
         self.evidence = evidence
         self.sole_owner = SoleOwner(survey, evidence)
+        self.owners = Owners(survey, evidence)
         self.values = ValueFixSafety(survey, evidence, self.sole_owner)
 
     def why_not_fixable(self, uses: SlotUses, containers: list[Definition], held: list[Held], code: str) -> Optional[str]:
@@ -158,7 +160,26 @@ class FixSafety:
             reason = self._why_not_id_fixable(uses, held)
             if reason is not None:
                 return reason
-        return self._runtime_name_taken(runtime)
+        unowned = self._unowned(held, _global_name(uses)) if code != "WG004" else None
+        return unowned or self._runtime_name_taken(runtime)
+
+    def _unowned(self, held: list[Held], container: str) -> Optional[str]:
+        """The first fill whose object no owner is shown for (``analysis/owners.py``): a weak container
+        is right only where something else keeps each object while the container is read."""
+        for h in held:
+            owner = self.owners.of_member(h.fill.member, h.fill.line, container)
+            if not owner.shown:
+                return f"no owner is shown for `{text(h.fill.member.expr)}` (line {h.fill.line}) but the container: {owner.why}"
+        return None
+
+    def owners_proof(self, uses: SlotUses, held: list[Held], code: str) -> tuple[tuple[str, ...], tuple[Premise, ...]]:
+        """What keeps each object the fix will hold weakly, a line per fill (for ``--diff``), and what that
+        takes on trust from callers in other modules (for the codemod to check there)."""
+        if code in ("WG004", "WG008"):  # already weak; a value map's values are checked by ``ValueFixSafety``
+            return (), ()
+        owners = [(h, self.owners.of_member(h.fill.member, h.fill.line, _global_name(uses))) for h in held]
+        lines = tuple(dict.fromkeys(f"owner, line {h.fill.line}: `{text(h.fill.member.expr)}` is {owner.why}" for h, owner in owners))
+        return lines, tuple(dict.fromkeys(premise for _, owner in owners for premise in owner.premises))
 
     def _runtime_name_taken(self, runtime: Optional[str]) -> Optional[str]:
         """The fix imports ``runtime`` by name: a module with its own thing of that name keeps it."""
@@ -276,7 +297,7 @@ class FixSafety:
         for node in ast.walk(self.evidence.scopes.module):
             if isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id in holders for a in node.args):
                 callee = self.survey.names.qualify(node.func) or ""
-                if callee not in _HOLDER_SAFE_CALLS:  # ``pickle.dumps(holder)``, ``deepcopy(holder)``, ``dump(holder)``
+                if callee not in HOLDER_SAFE_CALLS:  # ``pickle.dumps(holder)``, ``deepcopy(holder)``, ``dump(holder)``
                     return f"the instance that holds it is passed to `{text(node.func)}()` (line {node.lineno}), which may take it along"
             if isinstance(node, ast.Attribute) and node.attr == "__dict__" and isinstance(node.value, ast.Name) and node.value.id in holders:
                 return f"the instance that holds it is read whole as `{text(node)}` (line {node.lineno}), which may take it along"
@@ -287,6 +308,11 @@ class FixSafety:
                 if found is not None:
                     return f"`{info.name}.{method.name}` reads its instance whole with `{text(found)}` (line {found.lineno}), which may take it along"
         return None
+
+
+def _global_name(uses: SlotUses) -> str:
+    """The container's name, where it is a module global (what is taken from it was owned when put there)."""
+    return uses.slot.name if uses.slot.where == "module" else ""
 
 
 def _why_not_weak_fixable(uses: SlotUses, word: str) -> Optional[str]:

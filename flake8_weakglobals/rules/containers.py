@@ -184,6 +184,8 @@ class ContainerJudge:
         line, first = min(objects, key=lambda pair: pair[0])
         kinds = tuple(sorted({found.kind for _, found in objects}))
         reason = self.safety.why_not_fixable(uses, containers, held, code)
+        owners, premises = self.safety.owners_proof(uses, held, code) if reason is None else ((), ())
+        used = tuple(f"use, line {line}: `{statement}`" for line, statement in sorted(dict.fromkeys(uses.ledger)))
         primary = _primary(uses, containers)
         place = {"module": "module-level", "class": "class-level", "instance": "module-level instance's"}[uses.slot.where]
         name = self._display(uses)
@@ -202,6 +204,8 @@ class ContainerJudge:
             edits=() if reason else tuple(self._edits(uses, containers, code)),
             runtime_names=frozenset() if reason else frozenset({runtime_class(constructor.type, code)}),  # type: ignore[arg-type]
             fillers=self._fillers(uses) if code == "WG008" and not reason else (),
+            proof=(*owners, *used) if reason is None else (),
+            premises=premises,
         )
 
     def _fillers(self, uses: SlotUses) -> tuple[str, ...]:

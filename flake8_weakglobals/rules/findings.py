@@ -10,6 +10,8 @@ import enum
 from dataclasses import dataclass
 from typing import Optional
 
+from ..analysis.owners import Premise
+
 
 class EditKind(enum.Enum):
     WRAP = "wrap"  # {...} / {k: v for ...}  ->  WeakIdMap({...}); an empty {} becomes WeakIdMap()
@@ -67,6 +69,11 @@ class Finding:
     #: WeakValueMap's fix checks the values they are given only in this module, so the codemod refuses it
     #: where another module calls them (``fixes/outside.py``).
     fillers: tuple[str, ...] = ()
+    #: What the fix rests on, one line each: the owner of everything it will hold weakly, and every use of
+    #: the container in its module (the codemod adds the uses it finds in other modules); ``--diff`` prints it.
+    proof: tuple[str, ...] = ()
+    #: What the owners shown here take on trust from callers in other modules, which the codemod checks there.
+    premises: tuple[Premise, ...] = ()
 
     @property
     def fixable(self) -> bool:

@@ -1,7 +1,7 @@
 """Class 3: an optimizer-state-like map keyed by parameters, deep-copied together with its model (as
 EMA and checkpoint-averaging code does); the copied map must answer for the copied model's parameters
 and must not touch the original's."""
-# expect: fixed
+# expect: refused: deep-copied together with
 import copy
 
 import torch

@@ -1,7 +1,7 @@
 """Class 5: objects built in the function that registers them, held by a local variable while they are
 used, then dropped (a scratch model for a calibration pass). The local keeps them alive, so nothing here
 may block the fix; entries go once the locals do."""
-# expect: fixed
+# expect: refused: no owner is shown
 import gc
 
 import torch

@@ -1,0 +1,422 @@
+"""Who owns each object a container would hold weakly: the proof a weak rewrite rests on.
+
+A weak key, element or value is right only while something else keeps the object for as long as the
+container is read. ``ownership.SoleOwner`` names the shapes known to leave the container the only owner;
+this module turns the burden around and accepts a fill only where an owner is *shown*, one step at a time:
+
+- a module global, a class attribute, or a local that its function reads again after the fill (the
+  object is kept by that name);
+- ``self``, or ``cls``, of the class whose method fills it (whoever made the instance keeps it);
+- what an owned object hands out without making anything new: its attributes (``model.weight``), its
+  items (``model[0]``), its modules and parameters (``for m in model.modules()``, ``model.apply(f)``),
+  ``get_submodule``, ``getattr``;
+- a parameter of a module-level function or of a method, where every call of it in this module passes
+  something owned (calls in other modules are checked by the codemod, which sees them), or where nothing
+  in the module calls it: then its callers keep what they pass, as a caller keeps the model it hands to
+  an API;
+- the module a hook is registered on, for a module hook's first argument;
+- objects held by equality (constants, strings, numbers): the runtime holds them as the dict did.
+
+Anything else has no owner shown, and the fix is refused with it: a new object (``Phase(name)``, a
+factory's result), an argument that torch builds for a hook call (its output, its gradient), a parameter
+of a lambda or of a function made by a closure factory (whose callers are not known), a local that is
+dropped when its function returns.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Optional
+
+from ..index.project import ModuleContext
+from ..index.summaries import defines_value_equality
+from ..syntax.container_expressions import Member
+from ..syntax.scopes import COMPREHENSIONS, FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters
+from .evidence import Evidence, argument_at, text
+from .framework_types import ITERATION_METHODS, MODULE_HOOK_REGISTRARS, Vocabulary
+from .imported_kinds import Imported
+from .survey import Survey, survey_module
+
+_MAX_STEPS = 8
+#: Methods that return a part of their receiver, never a new object.
+_PART_METHODS = frozenset({"get_submodule", "get_parameter", "get_buffer"})
+#: Builtins whose result is a number or a string: held by equality, as the dict held it.
+_VALUE_BUILTINS = frozenset(f"builtins.{name}" for name in "str int float bool len repr format hash round abs".split())
+
+
+@dataclass(frozen=True)
+class Premise:
+    """What a proof takes on trust from this module's callers in other modules, which the codemod checks
+    there: the argument at ``position`` of each call of ``callee`` (``register``, ``Registry.add``) has an
+    owner; or, with no position, that no call of ``callee`` (a class, a function returning what it
+    registered) drops what it makes."""
+
+    callee: str
+    position: Optional[int]
+    parameter: str = ""
+
+
+@dataclass(frozen=True)
+class Owner:
+    """What keeps an object alive, in words; ``shown`` is False when nothing is shown to. ``premises``:
+    what the codemod must still check in the other modules of the project."""
+
+    shown: bool
+    why: str
+    premises: tuple[Premise, ...] = ()
+
+
+def _missing(why: str) -> Owner:
+    return Owner(False, why)
+
+
+class Owners:
+    """Shows, for one module, who owns what its containers would hold weakly."""
+
+    def __init__(self, survey: Survey, evidence: Evidence) -> None:
+        self.survey = survey
+        self.evidence = evidence
+        self.scopes = evidence.scopes
+        self._asking: set[tuple[ast.AST, str]] = set()  # parameters being shown: a recursive call passes them on
+        self._premises: list[Premise] = []  # gathered while one fill's owner is shown
+        self._container = ""  # the module global being filled: what is taken from it was owned when put there
+
+    def of_member(self, member: Member, line: int, container: str = "") -> Owner:
+        """The owner of what one fill stores weakly: the object, or each thing an iterable it is extended
+        with yields (``X.extend(model.parameters())``, ``X.update(other)``: the other container's), with
+        the premises the proof leaves to the codemod."""
+        self._premises, self._container = [], container
+        owner = self._of_member(member, line)
+        return Owner(owner.shown, owner.why, tuple(dict.fromkeys(self._premises)))
+
+    def _of_member(self, member: Member, line: int) -> Owner:
+        expr = member.expr
+        if isinstance(expr, ast.Slice) and member.value is not None:  # ``X[1:-1] = other``: other's elements
+            return self._elements(member.value, line, 0)
+        if member.shape == "item":
+            return self.of(expr, line)
+        if isinstance(expr, (ast.List, ast.Tuple, ast.Set)):
+            elements = [_key_of_pair(element) if member.shape == "update" else element for element in expr.elts]
+            owners = [self.of(element, line) for element in elements]
+            return next((owner for owner in owners if not owner.shown), Owner(True, "; ".join(dict.fromkeys(o.why for o in owners))))
+        if isinstance(expr, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            return self.of(_key_of_pair(expr.elt) if member.shape == "update" else expr.elt, line)
+        if isinstance(expr, ast.DictComp):
+            return self.of(expr.key, line)
+        return self.of(expr, line)
+
+    def of(self, expr: ast.expr, line: int, steps: int = 0) -> Owner:
+        """The owner of what ``expr`` evaluates to at a fill on ``line``."""
+        if steps > _MAX_STEPS:
+            return _missing(f"`{text(expr)}` is too many steps from an owner to show one")
+        if _by_equality(expr, self.survey) or self._built_equal_by_value(expr):
+            return Owner(True, "held by equality, as the dict held it")
+        if isinstance(expr, ast.Tuple):
+            owners = [self.of(element, line, steps + 1) for element in expr.elts]
+            return next((owner for owner in owners if not owner.shown), Owner(True, "; ".join(o.why for o in owners)))
+        if isinstance(expr, ast.Name):
+            return self._of_name(expr, line, steps)
+        if isinstance(expr, ast.Attribute):
+            return self._part_of(expr.value, f"an attribute of `{text(expr.value)}`", line, steps)
+        if isinstance(expr, ast.Subscript):
+            return self._part_of(expr.value, f"an item of `{text(expr.value)}`", line, steps)
+        if isinstance(expr, ast.Call):
+            return self._of_call(expr, line, steps)
+        if isinstance(expr, ast.NamedExpr):
+            return self.of(expr.value, line, steps + 1)
+        return _missing(f"`{text(expr)}` makes a new object, which nothing but the container is shown to keep")
+
+    def _built_equal_by_value(self, expr: ast.expr) -> bool:
+        """``Spec("linear", 4)`` of a class that compares by value (its own ``__eq__``/``__hash__``, in this
+        module or imported): the runtime holds it strongly, by equality, as the dict did."""
+        if not isinstance(expr, ast.Call):
+            return False
+        local = self.survey.classes.get(expr.func.id) if isinstance(expr.func, ast.Name) else None
+        if local is not None:
+            lineage = list(self.survey.lineage(local))
+            by_value = any(defines_value_equality(ancestor.node, self.survey.names.qualify) for ancestor in lineage)
+            return by_value or all(_slots_without_weakref(ancestor.node) for ancestor in lineage)
+        qualified = self.survey.names.qualify(expr.func)
+        return qualified is not None and self.survey.imported.compares_by_value(qualified)
+
+    def _part_of(self, whole: ast.expr, what: str, line: int, steps: int) -> Owner:
+        owner = self.of(whole, line, steps + 1)
+        return Owner(True, f"{what}, {owner.why}") if owner.shown else owner
+
+    def _of_call(self, call: ast.Call, line: int, steps: int) -> Owner:
+        function = call.func
+        callee = self.survey.names.qualify(function) or ""
+        if isinstance(function, ast.Attribute) and isinstance(function.value, ast.Name) and function.value.id == self._container:
+            return self.of(function.value, line, steps + 1)  # ``X.pop()`` put back: owned as it was when put there
+        if isinstance(function, ast.Attribute) and function.attr in _PART_METHODS:
+            return self._part_of(function.value, f"a part of `{text(function.value)}`", line, steps)
+        if callee == "builtins.getattr" and call.args:
+            return self._part_of(call.args[0], f"an attribute of `{text(call.args[0])}`", line, steps)
+        if callee in ("builtins.next", "builtins.iter") and len(call.args) == 1:
+            return self.of(call.args[0], line, steps + 1)
+        if isinstance(function, ast.Attribute) and function.attr in ITERATION_METHODS:
+            return self._part_of(function.value, f"each of `{text(call)}`", line, steps)
+        getter = self._module_function(function)
+        if getter is not None:
+            returned = [node.value for node in ast.walk(getter) if isinstance(node, ast.Return) and node.value is not None]
+            owners = [self.of(value, node_line, steps + 1) for value in returned if (node_line := value.lineno)]
+            if owners and all(owner.shown for owner in owners):
+                return Owner(True, f"what `{text(call)}` returns, " + "; ".join(dict.fromkeys(owner.why for owner in owners)))
+        return _missing(f"`{text(call)}` makes a new object, which nothing but the container is shown to keep")
+
+    def _module_function(self, function: ast.expr) -> Optional[FunctionNode]:
+        """The module-level function of this module that ``function`` names, if it does."""
+        if not isinstance(function, ast.Name):
+            return None
+        resolved = self.scopes.resolve(function.id, function)
+        found = self.survey.functions.get(function.id)
+        return found if resolved is not None and isinstance(resolved[0], ast.Module) and len(resolved[1]) == 1 else None  # type: ignore[return-value]
+
+    def _of_name(self, name: ast.Name, line: int, steps: int) -> Owner:
+        resolved = self.scopes.resolve(name.id, name)
+        if resolved is None:
+            return _missing(f"`{name.id}` is bound nowhere this module shows")
+        scope, bindings = resolved
+        if isinstance(scope, ast.Module) and name.id == self._container:
+            return Owner(True, f"taken from `{name.id}` itself, so owned as it was when put there")
+        if isinstance(scope, ast.Module):
+            return Owner(True, f"the module global `{name.id}`")
+        if isinstance(scope, ast.ClassDef):
+            return Owner(True, f"the class attribute `{scope.name}.{name.id}`")
+        owners = [self._of_binding(name, scope, binding, line, steps) for binding in bindings]
+        missing = next((owner for owner in owners if not owner.shown), None)
+        if missing is not None:
+            return missing
+        return Owner(True, "; ".join(dict.fromkeys(owner.why for owner in owners)))
+
+    def _of_binding(self, name: ast.Name, scope: ast.AST, binding: Binding, line: int, steps: int) -> Owner:
+        if binding.how == "parameter":
+            return self._of_parameter(scope, name.id, line, steps)
+        if binding.how == "element":
+            iterated = self._unwrapped(binding.node, binding.path)  # type: ignore[arg-type]
+            if iterated is None:
+                return _missing(f"`{name.id}` is unpacked from `{text(binding.node)}` in a way the fix cannot follow")  # type: ignore[arg-type]
+            return self._elements(iterated, line, steps + 1)
+        if binding.how == "value" and not binding.path and isinstance(binding.node, (ast.Name, ast.Attribute, ast.Subscript)):
+            return self.of(binding.node, line, steps + 1)
+        if binding.how == "value" and not binding.path and isinstance(binding.node, ast.Call):
+            parted = self._of_call(binding.node, line, steps + 1)
+            if parted.shown:
+                return parted
+        if isinstance(scope, FUNCTIONS) and binding.how in ("value", "annotated") and self._entry_point(scope):
+            return Owner(True, f"the local `{name.id}` of `{scope.name}`, the program's entry point, whose locals live until it ends")
+        if isinstance(scope, FUNCTIONS) and binding.how == "value":
+            kept = self._handed_on(scope, name.id)
+            if kept is not None:
+                return Owner(True, f"the local `{name.id}`, which `{scope.name}` {kept}")
+        where = f"`{scope.name}`" if isinstance(scope, FUNCTIONS) else "its scope"
+        return _missing(f"`{name.id}` is a local of {where} that holds a new object, and nothing is shown to keep it once {where} returns")
+
+    def _elements(self, iterable: ast.expr, line: int, steps: int) -> Owner:
+        """The owner of each element of ``iterable``: of what a comprehension or a display yields
+        (``[m for m in model.modules() if ...]``), of the elements of a local bound to one or of a slice of
+        one, or else of ``iterable`` itself (the elements of a container or a model it owns)."""
+        if steps > _MAX_STEPS:
+            return _missing(f"`{text(iterable)}` is too many steps from an owner to show one")
+        if isinstance(iterable, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            return self.of(iterable.elt, line, steps + 1)
+        if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
+            owners = [self.of(element, line, steps + 1) for element in iterable.elts]
+            return next((owner for owner in owners if not owner.shown), Owner(True, "; ".join(dict.fromkeys(o.why for o in owners)) or "nothing"))
+        if isinstance(iterable, ast.Subscript) and isinstance(iterable.slice, ast.Slice):
+            return self._elements(iterable.value, line, steps + 1)
+        if isinstance(iterable, ast.Name):
+            resolved = self.scopes.resolve(iterable.id, iterable)
+            bindings = resolved[1] if resolved is not None and isinstance(resolved[0], (*FUNCTIONS, *COMPREHENSIONS)) else []
+            if len(bindings) == 1 and bindings[0].how == "value" and not bindings[0].path:
+                value = bindings[0].node
+                if isinstance(value, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.List, ast.Tuple, ast.Set, ast.Subscript)):
+                    elements = self._elements(value, line, steps + 1)  # type: ignore[arg-type]
+                    held = self.of(iterable, line, steps + 1) if not elements.shown else elements  # the list holds them
+                    return held if held.shown else elements
+        owner = self.of(iterable, line, steps + 1)
+        if owner.shown and not isinstance(iterable, ast.Call):
+            return Owner(True, f"an element of `{text(iterable)}`, {owner.why}")
+        return owner
+
+    def _unwrapped(self, iterated: ast.expr, path: tuple[int, ...]) -> Optional[ast.expr]:
+        """What a loop target at ``path`` is an element of: ``x`` of ``for i, x in enumerate(X)`` is an
+        element of ``X``, ``y`` of ``for x, y in zip(X, Y)`` one of ``Y``; a copy in another order
+        (``sorted(X)``, ``list(X)``, ``reversed(X)``) holds the same elements."""
+        while isinstance(iterated, ast.Call) and len(iterated.args) >= 1:
+            callee = self.survey.names.qualify(iterated.func) or ""
+            if callee == "builtins.enumerate" and path[:1] == (1,):
+                iterated, path = iterated.args[0], path[1:]
+            elif callee == "builtins.zip" and path[:1] and path[0] < len(iterated.args):
+                iterated, path = iterated.args[path[0]], path[1:]
+            elif callee in ("builtins.sorted", "builtins.list", "builtins.tuple", "builtins.reversed") and len(iterated.args) == 1:
+                iterated = iterated.args[0]
+            else:
+                break
+        if path and not (isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Attribute) and iterated.func.attr in ITERATION_METHODS):
+            return None  # ``for name, module in named_modules()``: the call's pairs are understood; others are not
+        return iterated
+
+    def _handed_on(self, function: FunctionNode, name: str) -> Optional[str]:
+        """How ``function`` keeps its local ``name`` beyond its own run: it returns it to its caller
+        (``return layer``), or stores it on an object or in a global (``self.layer = layer``)."""
+        for node in ast.walk(function):
+            if isinstance(node, ast.Return) and isinstance(node.value, ast.Name) and node.value.id == name:
+                method = function in self.survey.method_owner
+                dropped = next((c for c in self.evidence.calls_of(function.name, method=method) if isinstance(self.scopes.parent(c), ast.Expr)), None)
+                if dropped is not None:
+                    return None  # ``BUILDER.build_named("gelu")`` at line N: the caller drops what it gets
+                self._premises.append(Premise(self._callee(function), None))
+                return f"returns to its caller at line {node.lineno}, where every call in this module keeps it"
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id == name:
+                stored = next((t for t in node.targets if isinstance(t, (ast.Attribute, ast.Subscript))), None)
+                if stored is not None:
+                    return f"stores as `{text(stored)}` at line {node.lineno}"
+        return None
+
+    def _callee(self, function: FunctionNode) -> str:
+        """How other modules name ``function``: ``register``, or ``Registry.add`` for a method."""
+        owner = self.survey.method_owner.get(function)
+        if owner is not None and function.name == "__init__":
+            return owner.name  # built by calling the class
+        return f"{owner.name}.{function.name}" if owner is not None else function.name
+
+    def _entry_point(self, function: FunctionNode) -> bool:
+        """A function whose locals live as long as the program does: ``main``, or one the module's
+        ``if __name__ == "__main__":`` block calls. A local of any other function is gone once it returns,
+        while the container is still read (a helper that builds a model, hooks it and returns)."""
+        if self.scopes.parent(function) is not self.scopes.module:
+            return False
+        if function.name == "main":
+            return True
+        return any(
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == function.name
+            for statement in self.scopes.module.body if _is_main_guard(statement)
+            for node in ast.walk(statement)
+        )
+
+    def _of_parameter(self, function: ast.AST, name: str, line: int, steps: int) -> Owner:
+        if isinstance(function, COMPREHENSIONS):
+            return _missing(f"`{name}` is bound by a comprehension the fix cannot follow")
+        position = [parameter.arg for parameter in function_parameters(function)].index(name)  # type: ignore[arg-type]
+        owner_class = self.survey.method_owner.get(function)
+        bound = owner_class is not None and function not in self.survey.unbound_methods
+        if owner_class is not None and position == 0 and (bound or function in self.survey.class_methods):
+            return self._of_self(owner_class.name, name)
+        hook = self.evidence.hooks.get(function)
+        if hook is not None:
+            receiver = hook.call.func.value if isinstance(hook.call.func, ast.Attribute) else None
+            if hook.registrar in MODULE_HOOK_REGISTRARS and position == hook.position and receiver is not None:
+                return self._part_of(receiver, f"the module that the hook registered at line {hook.line} is called for", line, steps)
+            return _missing(
+                f"`{name}` is an argument that each call of the hook registered with `{hook.registrar}` at line {hook.line} "
+                "passes it, which nothing is shown to keep once the call returns"
+            )
+        if isinstance(function, ast.Lambda) or not self._named_in_module(function):
+            return _missing(f"`{name}` is a parameter of a lambda or a nested function, whose callers the fix cannot see")
+        if (function, name) in self._asking:
+            return Owner(True, f"`{name}`, passed on by `{function.name}` to itself")  # type: ignore[union-attr]
+        self._asking.add((function, name))
+        try:
+            return self._passed(function, name, position - (1 if bound else 0), line, steps)  # type: ignore[arg-type]
+        finally:
+            self._asking.discard((function, name))
+
+    def _named_in_module(self, function: ast.AST) -> bool:
+        """A module-level function, or a method of one of this module's classes."""
+        return isinstance(function, FUNCTIONS) and (self.scopes.parent(function) is self.scopes.module or function in self.survey.method_owner)
+
+    def _of_self(self, class_name: str, name: str) -> Owner:
+        """``self``: kept by whoever made the instance, unless this module makes one and drops it."""
+        for call in self.evidence.calls_of(class_name):
+            if isinstance(self.scopes.parent(call), ast.Expr):
+                return _missing(f"`{name}` is an instance of `{class_name}` that line {call.lineno} builds and drops at once")
+        self._premises.append(Premise(class_name, None))
+        return Owner(True, f"`{name}`, kept by whoever builds the `{class_name}`")
+
+    def _passed(self, function: FunctionNode, name: str, position: int, line: int, steps: int) -> Owner:
+        """A parameter: owned where every call in this module passes something owned (``model.apply(f)``
+        passes each module of ``model``), or, where this module never calls the function nor hands it out
+        as a value, by the callers elsewhere, which the codemod checks."""
+        method = function in self.survey.method_owner
+        self._premises.append(Premise(self._callee(function), position, name))
+        applied: list[tuple[int, ast.expr]] = []
+        for node in self.evidence.mentions_of(function.name, attribute=method):
+            parent = self.scopes.parent(node)
+            if isinstance(parent, ast.Call) and parent.func is node:
+                continue  # a call: its argument is checked below
+            over = _applied_over(node, parent)
+            if over is not None and position == 0:
+                applied.append((node.lineno, over))
+            elif method or self._is_the_function(node, function):
+                return _missing(f"`{function.name}` is handed out as a value at line {node.lineno}, so what is passed for `{name}` is not known")
+        owner_class = self.survey.method_owner.get(function)
+        # ``__init__`` is called by building the class: ``Engine(args, model)``
+        calls = self.evidence.calls_of(owner_class.name) if owner_class is not None and function.name == "__init__" else self.evidence.calls_of(function.name, method=method)
+        passed = [
+            (call.lineno, argument) for call in calls
+            if (argument := argument_at(call, name, position) if position >= 0 else None) is not None
+        ]
+        if not passed and not applied:
+            return Owner(True, f"`{name}`, a parameter of `{function.name}`, which nothing in this module calls: its callers keep what they pass")
+        for call_line, argument in passed:
+            owner = self.of(argument, call_line, steps + 1)
+            if not owner.shown:
+                return _missing(f"the call at line {call_line} passes `{text(argument)}` for `{name}`: {owner.why}")
+        for apply_line, model in applied:
+            owner = self.of(model, apply_line, steps + 1)
+            if not owner.shown:
+                return _missing(f"line {apply_line} applies `{function.name}` to each module of `{text(model)}`: {owner.why}")
+        return Owner(True, f"`{name}`, a parameter of `{function.name}`, whose every call here passes an object kept elsewhere")
+
+    def _is_the_function(self, node: ast.expr, function: FunctionNode) -> bool:
+        resolved = self.scopes.resolve(node.id, node) if isinstance(node, ast.Name) else None
+        return resolved is not None and isinstance(resolved[0], ast.Module)
+
+
+def _applied_over(node: ast.expr, parent: Optional[ast.AST]) -> Optional[ast.expr]:
+    """``model.apply(f)``: ``f`` is called with each module of ``model``; returns ``model``."""
+    if isinstance(parent, ast.Call) and parent.args[:1] == [node] and isinstance(parent.func, ast.Attribute):
+        return parent.func.value if parent.func.attr == "apply" else None
+    return None
+
+
+def _slots_without_weakref(cls: ast.ClassDef) -> bool:
+    """A class whose ``__slots__`` leave out ``__weakref__``: no weak reference to it can be made, so the
+    runtime holds it strongly."""
+    for statement in cls.body:
+        targets = statement.targets if isinstance(statement, ast.Assign) else []
+        if any(isinstance(t, ast.Name) and t.id == "__slots__" for t in targets):
+            return "__weakref__" not in ast.unparse(statement.value)  # type: ignore[union-attr]
+    return False
+
+
+def _is_main_guard(statement: ast.stmt) -> bool:
+    """``if __name__ == "__main__":``"""
+    test = statement.test if isinstance(statement, ast.If) else None
+    return (
+        isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
+    )
+
+
+def _key_of_pair(pair: ast.expr) -> ast.expr:
+    """The key of a ``(key, value)`` pair that ``X.update(...)`` reads."""
+    return pair.elts[0] if isinstance(pair, ast.Tuple) and len(pair.elts) == 2 else pair
+
+
+def _by_equality(expr: ast.expr, survey: Survey) -> bool:
+    """A constant, a string built here, or a number: the runtime holds it strongly, by equality."""
+    if isinstance(expr, (ast.Constant, ast.JoinedStr)):
+        return True
+    if isinstance(expr, ast.BinOp):
+        return _by_equality(expr.left, survey) and _by_equality(expr.right, survey)
+    return isinstance(expr, ast.Call) and (survey.names.qualify(expr.func) or "") in _VALUE_BUILTINS
+
+
+def owners_in(tree: ast.Module, source: str, vocabulary: Vocabulary, context: Optional[ModuleContext]) -> Owners:
+    """The owners of another module of the project, where the codemod checks a premise: what its calls
+    pass to the functions that fill a container. Hooks are not followed there: a hook's argument has no
+    owner shown."""
+    survey = survey_module(tree, vocabulary, Imported(context, vocabulary))
+    return Owners(survey, Evidence(Scopes(tree), survey, vocabulary, {}, source))
