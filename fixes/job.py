@@ -83,7 +83,7 @@ def _process(path: Path, settings: Settings) -> FileResult:
         fixable = [finding for finding in fixable if finding.code not in UNSAFE_FIX_CODES]
         left = tuple(sorted((*left, *map(_unsafe_left, unsafe)), key=lambda finding: (finding.line, finding.col)))
     if fixable:
-        fixable, used_elsewhere = refuse_used_elsewhere(path, fixable)
+        fixable, used_elsewhere = refuse_used_elsewhere(path, fixable, settings.vocabulary)
         left = tuple(sorted((*left, *used_elsewhere), key=lambda finding: (finding.line, finding.col)))
     if not fixable:
         return FileResult(path, left=left)
@@ -132,7 +132,7 @@ def _verify(path: Path, before: ast.Module, text: str, settings: Settings) -> No
     except SyntaxError as error:
         raise VerificationError(f"the rewrite would not compile (line {error.lineno}: {error.msg})") from None
     found = reportable(analyze(after, text, settings.vocabulary, context_for(path)), text, settings)
-    again, _ = refuse_used_elsewhere(path, [finding for finding in found if finding.fixable])
+    again, _ = refuse_used_elsewhere(path, [finding for finding in found if finding.fixable], settings.vocabulary)
     if again:
         raise VerificationError(f"a second run would rewrite {again[0].name} again (line {again[0].line})")
     added = _pyflakes(after, path)

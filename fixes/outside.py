@@ -19,11 +19,16 @@ import warnings
 from pathlib import Path
 from typing import Iterator, Optional
 
+from flake8_weakglobals.analysis.evidence import argument_at
+from flake8_weakglobals.analysis.framework_types import Vocabulary
+from flake8_weakglobals.analysis.owners import Owners, Premise, owners_in
 from flake8_weakglobals.analysis.passed_to_calls import READING_CALLS
 from flake8_weakglobals.index.project import INSTALLED_ROOTS, ModuleContext, context_for
-from flake8_weakglobals.rules.container_fix import LIST_API, MAP_API, SET_API
+from flake8_weakglobals.rules.analyze_module import TORCH_ONLY
+from flake8_weakglobals.rules.container_fix import HOLDER_SAFE_CALLS, LIST_API, MAP_API, SET_API
 from flake8_weakglobals.rules.findings import Finding
 from flake8_weakglobals.source.python_files import SKIPPED_DIRECTORIES
+from flake8_weakglobals.syntax.container_expressions import Member
 from flake8_weakglobals.syntax.mentions import Mentions
 from flake8_weakglobals.syntax.qualified_names import Names
 from flake8_weakglobals.syntax.scopes import Scopes
@@ -38,53 +43,109 @@ _WORD = re.compile(r"[^\W\d]\w*")
 _MAX_FILES = 20_000  # a bigger project is not scanned: every fix there is refused rather than guessed
 
 
-def refuse_used_elsewhere(path: Path, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
-    """``(still fixable, refused)``: containers used elsewhere in a way the rewrite may break are refused
-    with the place; the others are unchanged."""
+def refuse_used_elsewhere(
+    path: Path, findings: list[Finding], vocabulary: Vocabulary = TORCH_ONLY
+) -> tuple[list[Finding], list[Finding]]:
+    """``(still fixable, refused)``: containers used elsewhere in a way the rewrite may break, or whose
+    owners' premises do not hold there, are refused with the place; the others get the uses found in other
+    modules added to their proof."""
     context = context_for(path)
     keep: list[Finding] = []
     refused: list[Finding] = []
     for finding in findings:
-        reason = _outside_reason(path, context, finding)
+        reason, uses = _outside_reason(path, context, finding, vocabulary)
         if reason is None:
-            keep.append(finding)
+            keep.append(dataclasses.replace(finding, proof=(*finding.proof, *uses)))
         else:
-            refused.append(dataclasses.replace(finding, fix_reason=reason, edits=(), runtime_names=frozenset()))
+            refused.append(dataclasses.replace(finding, fix_reason=reason, edits=(), runtime_names=frozenset(), proof=()))
     return keep, refused
 
 
-def _outside_reason(path: Path, context: Optional[ModuleContext], finding: Finding) -> Optional[str]:
+def _outside_reason(
+    path: Path, context: Optional[ModuleContext], finding: Finding, vocabulary: Vocabulary
+) -> tuple[Optional[str], tuple[str, ...]]:
+    """The first reason another module of the project gives to leave the container alone, or the uses
+    found there (one proof line each)."""
     if context is None:
-        return None  # a script outside any package: nothing can import it by name
+        return None, ()  # a script outside any package: nothing can import it by name
     qualified = f"{context.name}.{finding.name}"
     scope = _importers_scope(context)
     files = _texts(scope)
     if files is None:
-        return f"the project has more than {_MAX_FILES:,} files; its other uses of it were not checked"
+        return f"the project has more than {_MAX_FILES:,} files; its other uses of it were not checked", ()
     own = Path(os.path.realpath(path))
-    module_word = context.name.rpartition(".")[2]
+    top, dot, rest = finding.name.partition(".")  # ``Registry.cache``: the class goes by the names, the attribute with it
+    exported = _exported_as(scope, files, context.name, top)
+    names = frozenset(f"{name}{dot}{rest}" for name in exported)
+    dynamic = _reached_by_name(scope, files, finding, context, names)
+    if dynamic is not None:
+        return dynamic, ()
     # A class attribute or an instance's (``Registry.cache``, ``tracker.seen``) may be reached through any
     # instance or subclass: every attribute of that name in an importer counts as a reference.
     attribute = finding.name.rpartition(".")[2] if finding.scope != "module" else None
-    holder = f"{context.name}.{finding.name.partition('.')[0]}" if finding.scope == "instance" else None
-    for other in _mentioning(scope, module_word):  # an importer names the module: ``from .state import x``
+    holder = f"{context.name}.{finding.name.partition('.')[0]}" if finding.scope in ("instance", "class") else None
+    uses: list[str] = []
+    for other in _mentioning(scope, {name.rpartition(".")[0].rpartition(".")[2] for name in exported}):  # each module it is in
         if other == own:
             continue
-        whole = _whole_namespace_read(files[other], other, _words(scope)[other], context.name, holder)
+        whole = _whole_namespace_read(files[other], other, _words(scope)[other], context.name, holder if finding.scope == "instance" else None)
         if whole is not None:
-            return whole
-        if finding.name.rpartition(".")[2] not in _words(scope)[other]:
+            return whole, ()
+        if finding.name.rpartition(".")[2] not in _words(scope)[other] and (holder is None or holder.rpartition(".")[2] not in _words(scope)[other]):
             continue
-        other_context = context_for(other)
-        if other_context is None:
+        if context_for(other) is None:
             continue
         tree = _parsed(files[other])
         if tree is None:
-            return f"`{_shown(other)}` mentions it and cannot be parsed, so its uses cannot be checked"
+            return f"`{_shown(other)}` mentions it and cannot be parsed, so its uses cannot be checked", ()
         found = references(other, tree)
-        for line, use in _unsafe_uses(found, qualified, attribute, finding.code == "WG008") if found is not None else ():
-            return f"`{_shown(other)}` line {line} uses it as {use}, which the rewrite may change"
-    return _filled_from_elsewhere(path, context, finding, scope, files) if finding.fillers else None
+        if found is None:
+            continue
+        for line, use, statement in _uses_in(found, names, attribute, holder):
+            if use is not None:
+                return f"`{_shown(other)}` line {line} uses it as {use}, which the rewrite may change", ()
+            if finding.code == "WG005":
+                return (
+                    f"`{_shown(other)}` line {line} uses it, and the fix changes its keys from `id(x)` to `x` only in "
+                    "its own module", ()
+                )
+            uses.append(f"use, {_shown(other)}:{line}: `{statement}`")
+    premise = _premise_broken(own, context, finding, scope, files, vocabulary)
+    if premise is not None:
+        return premise, ()
+    filled = _filled_from_elsewhere(path, context, finding, scope, files) if finding.fillers else None
+    return filled, tuple(dict.fromkeys(uses)) if filled is None else ()
+
+
+def _exported_as(scope: Path, files: dict[Path, str], module: str, name: str) -> frozenset[str]:
+    """The absolute names the container goes by in the project: its own (``pkg.names.REGISTRY``) and each
+    re-export of it, a package's ``__init__`` doing ``from .names import REGISTRY`` (``pkg.REGISTRY``),
+    followed through re-exports of re-exports. A module that imports it from a re-export names no module
+    that defines it."""
+    found = {f"{module}.{name}"}
+    pending = [f"{module}.{name}"]
+    while pending:
+        current = pending.pop()
+        source_module, _, source_name = current.rpartition(".")
+        module_word = source_module.rpartition(".")[2]
+        for other in _mentioning(scope, {source_name}):
+            if module_word not in _words(scope)[other]:
+                continue  # ``from .names import X`` spells the module it imports from
+            tree = _parsed(files[other])
+            other_context = context_for(other)
+            if tree is None or other_context is None:
+                continue
+            for statement in tree.body:
+                if not isinstance(statement, ast.ImportFrom):
+                    continue
+                imported_from = other_context.absolute("." * statement.level + (statement.module or ""))
+                for alias in statement.names:
+                    if imported_from == source_module and alias.name == source_name:
+                        exported = f"{other_context.name}.{alias.asname or alias.name}"
+                        if exported not in found:
+                            found.add(exported)
+                            pending.append(exported)
+    return frozenset(found)
 
 
 def _filled_from_elsewhere(
@@ -95,7 +156,7 @@ def _filled_from_elsewhere(
     own = Path(os.path.realpath(path))
     for filler in finding.fillers:
         qualified = f"{context.name}.{filler}"
-        for other in _mentioning(scope, filler):
+        for other in _mentioning(scope, {filler}):
             other_context = context_for(other) if other != own else None
             if other_context is None:
                 continue
@@ -116,6 +177,340 @@ def _filled_from_elsewhere(
                         f"`{_shown(other)}` line {user.lineno} subclasses `{filler}`, whose instances fill it: where they "
                         "are built is checked only in this module"
                     )
+    return None
+
+
+#: Identifiers a module must spell to reach a module or an object's attributes by a name it computes.
+_BY_NAME_WORDS = frozenset(
+    "getattr vars dir __dict__ getmembers getmembers_static import_module __import__ iter_modules "
+    "walk_packages get_objects __subclasses__ modules".split()
+)
+_MODULES_BY_NAME = frozenset({"importlib.import_module", "builtins.__import__", "gc.get_objects"})
+#: Reads by name (``setattr`` only rebinds: a reset that binds a new container leaves the fix's behind, as it
+#: left the dict).
+_ATTRIBUTES_BY_NAME = frozenset({"builtins.getattr", "builtins.vars", "builtins.dir", "inspect.getmembers", "inspect.getmembers_static"})
+
+
+@dataclasses.dataclass(frozen=True)
+class _ByName:
+    """How one module reaches objects by names it computes, from one parse and walk of it per run: what it
+    finds by name (modules with ``importlib.import_module(name)`` or a walk of ``sys.modules``, the
+    collector's objects, a class's ``__subclasses__()``) and the variables it binds them to; and where it
+    reads attributes by name (``getattr(x, name)`` with a computed name, ``vars(x)``, ``dir(x)``,
+    ``x.__dict__``), with the absolute name of ``x`` where it is an imported name ("" for anything else,
+    ``self`` and ``cls`` aside) and the variable ``x`` is, if it is one."""
+
+    #: ``(line, how, the variables bound to what it finds)``
+    found: tuple[tuple[int, str, frozenset[str]], ...] = ()
+    #: ``(target, line, how, filters, variable, sweep)``: ``filters`` are what the code asks of a name before
+    #: it reads it (``if name.endswith("Builder"): getattr(module, name)``), as ``(str method or "==",
+    #: argument)``; ``sweep``: it reads every attribute (``vars(m)``, ``getattr(m, n)`` for each ``n`` of
+    #: ``dir(m)``), not one named by a string the program was given
+    attributes: tuple[tuple[str, int, str, tuple[tuple[str, str], ...], str, bool], ...] = ()
+
+
+def _reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, context: ModuleContext, names: frozenset[str]) -> Optional[str]:
+    """Where a module of the project may find the container by a name it computes, which no reference
+    shows: it reads by name the attributes of the container's module (or of a module that re-exports it),
+    or of the class or instance that holds it; or it finds modules or classes by name and reads the
+    attributes of what it found."""
+    holders = {name.rpartition(".")[0] for name in names}  # the modules it is in; for a class's, the class
+    attribute = finding.name.rpartition(".")[2]
+    for other, words in _words(scope).items():
+        if words.isdisjoint(_BY_NAME_WORDS):
+            continue
+        found = _by_name(other, files[other])
+        reads = [(target, line, how, variable, sweep) for target, line, how, filters, variable, sweep in found.attributes if _passes(attribute, filters)]
+        named = next(((line, how) for target, line, how, _, _ in reads if target in holders), None)
+        if named is not None:
+            return f"`{_shown(other)}` line {named[0]} {named[1]}, which may find it where the fix cannot see"
+        # One attribute named by a string (``"pkg.mod.Class"`` from a configuration) reaches the container only
+        # where a string of the project names it; a sweep over every attribute reaches it anyway.
+        by_string = _named_in_strings(scope, files, {name.rpartition(".")[0].rpartition(".")[2] for name in names}, attribute)
+        for line, how, bound in found.found:
+            read = next(
+                ((read_line, read_how) for target, read_line, read_how, variable, sweep in reads
+                 if not target and variable in bound and (sweep or by_string)),
+                None,
+            )
+            if read is not None:
+                return (
+                    f"`{_shown(other)}` line {line} {how}, and line {read[0]} {read[1]}: it may find the container "
+                    "there and use it in ways the fix cannot see"
+                )
+    return None
+
+
+#: Where a by-name walk puts what it finds: ``for k, v in sys.modules.items()``, ``m = import_module(n)``.
+_WALKED_VIEWS = frozenset({"values", "items"})
+_COPIES = frozenset({"list", "tuple", "sorted", "reversed", "enumerate", "iter", "set"})
+
+
+def _bound_to(found: ast.expr, scopes: Scopes) -> frozenset[str]:
+    """The variables that ``found`` (a call or a table that yields objects) is bound to: the target of an
+    assignment, the targets of a loop or a comprehension over it (or over its ``.values()``/``.items()``),
+    and ``"<direct>"`` where it is used in place (``getattr(import_module(n), a)``)."""
+    node, parent = found, scopes.parent(found)
+    if isinstance(parent, ast.Attribute) and parent.attr in _WALKED_VIEWS:
+        call = scopes.parent(parent)
+        if isinstance(call, ast.Call) and call.func is parent:
+            node, parent = call, scopes.parent(call)
+    while isinstance(parent, ast.Call) and parent.args[:1] == [node] and isinstance(parent.func, ast.Name) and parent.func.id in _COPIES:
+        node, parent = parent, scopes.parent(parent)  # ``list(sys.modules.items())``: the same objects
+    where = _scope_key(found, scopes)
+    if isinstance(parent, ast.Assign) and parent.value is node:
+        return frozenset(f"{where}:{n.id}" for target in parent.targets for n in ast.walk(target) if isinstance(n, ast.Name))
+    if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
+        return frozenset(f"{where}:{n.id}" for n in ast.walk(parent.target) if isinstance(n, ast.Name))
+    return frozenset({"<direct>"})
+
+
+def _scope_key(node: ast.AST, scopes: Scopes) -> int:
+    """The function (or module) whose variables ``node`` sees first: a variable is matched within it."""
+    return next((line for scope in scopes.chain(node) if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module))
+                 for line in (getattr(scope, "lineno", 0),)), 0)
+
+
+@functools.lru_cache(maxsize=_MAX_FILES)
+def _by_name(path: Path, text: str) -> _ByName:
+    context = context_for(path)
+    tree = _parsed(text)
+    if tree is None or context is None:
+        return _ByName()
+    names = imported_names(tree)
+    found: list[tuple[int, str, frozenset[str]]] = []
+    attributes: list[tuple[str, int, str, tuple[tuple[str, str], ...], str, bool]] = []
+    scopes = Scopes(tree)
+
+    def target(expr: ast.expr) -> str:
+        named = names.qualify(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
+        return context.absolute(named) if named is not None else ""
+
+    def variable(expr: ast.expr) -> str:
+        if isinstance(expr, ast.Name):
+            return f"{_scope_key(expr, scopes)}:{expr.id}"
+        return "<direct>" if _finds_by_name(expr, names, scopes) else ""
+
+    lines = Mentions(text).words(_BY_NAME_WORDS | names.spellings((*_MODULES_BY_NAME, *_ATTRIBUTES_BY_NAME)))
+    for node in scopes.index_parts(tree, functools.partial(Mentions.within, lines)):
+        if isinstance(node, (ast.Call, ast.Attribute)) and _finds_by_name(node, names, scopes):
+            found.append((node.lineno, f"finds objects by name with `{ast.unparse(node)[:50]}`", _bound_to(node, scopes)))
+        if isinstance(node, ast.Call):
+            callee = names.qualify(node.func) or ""
+            computed = len(node.args) < 2 or not isinstance(node.args[1], ast.Constant)
+            if callee in _ATTRIBUTES_BY_NAME and node.args and (computed or callee != "builtins.getattr") and not _only_classes_or_modules(node, names):
+                receiver = node.args[0]
+                if not (isinstance(receiver, ast.Name) and receiver.id in ("self", "cls")):
+                    filters = _name_filters(node.args[1], node, scopes) if len(node.args) > 1 else ()
+                    how = f"reads attributes by name with `{ast.unparse(node)[:50]}`"
+                    sweep = callee != "builtins.getattr" or _swept_name(node.args[1], scopes, names)
+                    attributes.append((target(receiver), node.lineno, how, filters, variable(receiver), sweep))
+        elif isinstance(node, ast.Attribute) and node.attr == "__dict__" and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+            entry = scopes.parent(node)
+            if isinstance(entry, ast.Subscript) and entry.value is node:  # ``m.__dict__[name]``: one entry, as getattr reads it
+                if not isinstance(entry.slice, ast.Constant):
+                    how = f"reads attributes by name with `{ast.unparse(entry)[:50]}`"
+                    filters = _name_filters(entry.slice, entry, scopes)
+                    attributes.append((target(node.value), node.lineno, how, filters, variable(node.value), _swept_name(entry.slice, scopes, names)))
+            else:
+                how = f"reads an object's attributes whole as `{ast.unparse(node)[:50]}`"
+                attributes.append((target(node.value), node.lineno, how, (), variable(node.value), True))
+    return _ByName(tuple(found), tuple(attributes))
+
+
+_SWEEPS = frozenset({"builtins.dir", "builtins.vars", "inspect.getmembers", "inspect.getmembers_static"})
+
+
+def _swept_name(name: ast.expr, scopes: Scopes, names: Names) -> bool:
+    """Whether ``name`` is a loop variable over every attribute of something: ``for n in dir(m)``,
+    ``for n, v in vars(m).items()``, ``for n in m.__dict__``, ``m.__dir__()``."""
+    if not isinstance(name, ast.Name):
+        return False
+    current = scopes.parent(name)
+    while current is not None and not isinstance(current, ast.Module):
+        if isinstance(current, (ast.For, ast.comprehension)) and any(isinstance(n, ast.Name) and n.id == name.id for n in ast.walk(current.target)):
+            return any(
+                (isinstance(n, ast.Call) and (names.qualify(n.func) in _SWEEPS or (isinstance(n.func, ast.Attribute) and n.func.attr == "__dir__")))
+                or (isinstance(n, ast.Attribute) and n.attr == "__dict__")
+                for n in ast.walk(current.iter)
+            )
+        current = scopes.parent(current)
+    return False
+
+
+def _named_in_strings(scope: Path, files: dict[Path, str], modules: set[str], word: str) -> bool:
+    """Whether a string of the project names ``word`` as an attribute of one of ``modules`` (a
+    configuration's ``"pkg.mod.NAME"`` or ``"pkg.mod:NAME"``), outside docstrings and ``__all__``."""
+    return any(f"{module}.{word}" in spelled or f"{module}:{word}" in spelled for path in _mentioning(scope, {word})
+               for spelled in _strings(path, files[path]) for module in modules)
+
+
+@functools.lru_cache(maxsize=_MAX_FILES)
+def _strings(path: Path, text: str) -> tuple[str, ...]:
+    """The module's string constants, docstrings and ``__all__`` left out."""
+    tree = _parsed(text)
+    if tree is None:
+        return ()
+    exported = {
+        id(element) for statement in tree.body if isinstance(statement, (ast.Assign, ast.AugAssign))
+        and any(isinstance(t, ast.Name) and t.id == "__all__" for t in (statement.targets if isinstance(statement, ast.Assign) else [statement.target]))
+        for element in ast.walk(statement.value)
+    }
+    documented = {id(statement.value) for statement in ast.walk(tree) if isinstance(statement, ast.Expr)}
+    return tuple(
+        node.value for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in exported and id(node) not in documented
+    )
+
+
+def _finds_by_name(node: ast.expr, names: Names, scopes: Scopes) -> bool:
+    """``importlib.import_module(name)`` with a computed name, ``gc.get_objects()``,
+    ``cls.__subclasses__()``, or ``sys.modules`` other than one known module."""
+    if isinstance(node, ast.Call):
+        callee = names.qualify(node.func) or ""
+        if callee in _MODULES_BY_NAME:
+            return not (node.args and isinstance(node.args[0], ast.Constant))
+        return isinstance(node.func, ast.Attribute) and node.func.attr == "__subclasses__"
+    return isinstance(node, ast.Attribute) and names.qualify(node) == "sys.modules" and not _one_module(scopes.parent(node), node)
+
+
+_NAME_TESTS = frozenset({"startswith", "endswith"})
+_CLASS_OR_MODULE_TESTS = frozenset({"inspect.isclass", "inspect.ismodule"})
+
+
+def _only_classes_or_modules(call: ast.Call, names: Names) -> bool:
+    """``inspect.getmembers(module, inspect.isclass)``: what it reads whole it filters to classes or
+    modules, which no container is."""
+    predicate = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "predicate"), None)
+    return predicate is not None and names.qualify(predicate) in _CLASS_OR_MODULE_TESTS
+
+
+def _name_filters(name: ast.expr, read: ast.AST, scopes: Scopes) -> tuple[tuple[str, str], ...]:
+    """What the ``if`` statements around ``read`` ask of the variable ``name`` holds before the read:
+    ``name.endswith("Builder")``, ``name.startswith("_")``, ``name == "x"`` (each conjunct of their tests,
+    on the branch that reads)."""
+    if not isinstance(name, ast.Name):
+        return ()
+    filters: list[tuple[str, str]] = []
+    child, current = read, scopes.parent(read)
+    while current is not None and not isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+        if isinstance(current, ast.If) and child in current.body:
+            tests = current.test.values if isinstance(current.test, ast.BoolOp) and isinstance(current.test.op, ast.And) else [current.test]
+            for test in tests:
+                if (
+                    isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr in _NAME_TESTS
+                    and isinstance(test.func.value, ast.Name) and test.func.value.id == name.id
+                    and len(test.args) == 1 and isinstance(test.args[0], ast.Constant) and isinstance(test.args[0].value, str)
+                ):
+                    filters.append((test.func.attr, test.args[0].value))
+                elif (
+                    isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == name.id
+                    and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
+                    and isinstance(test.comparators[0], ast.Constant) and isinstance(test.comparators[0].value, str)
+                ):
+                    filters.append(("==", test.comparators[0].value))
+        child, current = current, scopes.parent(current)
+    return tuple(filters)
+
+
+def _passes(attribute: str, filters: tuple[tuple[str, str], ...]) -> bool:
+    """Whether the name ``attribute`` passes every test the code makes before reading by name."""
+    return all(attribute == value if test == "==" else getattr(attribute, test)(value) for test, value in filters)
+
+
+def _one_module(parent: Optional[ast.AST], node: ast.Attribute) -> bool:
+    """``sys.modules[__name__]``, ``sys.modules["pkg.x"]``, ``sys.modules[f.__module__]``: one known module,
+    not the table walked."""
+    if not (isinstance(parent, ast.Subscript) and parent.value is node):
+        return False
+    key = parent.slice
+    return (
+        isinstance(key, ast.Constant)
+        or (isinstance(key, ast.Name) and key.id == "__name__")
+        or (isinstance(key, ast.Attribute) and key.attr == "__module__")
+    )
+
+
+def _in_annotation(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    """``-> Tuple[Engine, ...]``, ``engine: Engine``: a type named in an annotation, nothing built."""
+    child, current = node, parents.get(node)
+    while current is not None and not isinstance(current, ast.stmt):
+        if isinstance(current, ast.arg):
+            return current.annotation is child
+        child, current = current, parents.get(current)
+    if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return current.returns is child
+    return isinstance(current, ast.AnnAssign) and current.annotation is child
+
+
+def _type_checked(user: Optional[ast.AST], node: ast.expr, found: References) -> bool:
+    """``isinstance(x, Block)``, ``issubclass(t, (Block, Other))``, ``except Block:``: the class named,
+    nothing built."""
+    if isinstance(user, ast.Tuple):
+        node, user = user, found.parents.get(user)
+    if isinstance(user, ast.ExceptHandler):
+        return user.type is node
+    return isinstance(user, ast.Call) and found.names.qualify(user.func) in ("builtins.isinstance", "builtins.issubclass") and node in user.args[1:]
+
+
+def _premise_broken(
+    own: Path, context: ModuleContext, finding: Finding, scope: Path, files: dict[Path, str], vocabulary: Vocabulary
+) -> Optional[str]:
+    """Where another module breaks what the owners shown in the container's module take on trust (the
+    finding's premises): a call of a function that fills the container with what it is given passes an
+    object no owner is shown for there (``registry.register(nn.GELU())``), a call drops what it makes
+    (``Block("extra")`` as a statement), or the function is handed out there. What the owners shown there
+    take on trust in turn (a caller's parameter, a subclass's instances) is checked the same way."""
+    owners: dict[ast.Module, Owners] = {}
+    pending = [(context.name, premise) for premise in finding.premises]
+    checked: set[tuple[str, Premise]] = set()
+    while pending:
+        module, premise = pending.pop()
+        if (module, premise) in checked:
+            continue
+        checked.add((module, premise))
+        owner_class, _, method = premise.callee.rpartition(".")
+        for other in _mentioning(scope, {method}):
+            other_context = context_for(other) if other != own or module != context.name else None
+            tree = _parsed(files[other]) if other_context is not None else None
+            found = references(other, tree) if tree is not None else None
+            if found is None:
+                continue
+            calls: list[ast.Call] = []
+            if owner_class:  # a method: its calls, whatever the receiver, in a module that imports that one
+                if not any(name.startswith(module) for name in found.by_name) and other_context.name != module:  # type: ignore[union-attr]
+                    continue
+                calls = [call for _, attribute in found.attributes.get(method, []) if isinstance(call := found.parents.get(attribute), ast.Call) and call.func is attribute]
+            else:
+                for name in _exported_as(scope, files, module, method):
+                    for _, reference in references_to(found, name):
+                        if isinstance(found.parents.get(reference), ast.Attribute):
+                            continue  # ``Block.instances``, ``Block.create(...)``: the class's own attribute, not the class handed on
+                        top = chain_top(found, reference)
+                        user = found.parents.get(top)
+                        if isinstance(user, ast.Call) and user.func is top:
+                            calls.append(user)
+                        elif isinstance(user, ast.ClassDef) and top in user.bases:  # its instances are the subclass's
+                            pending.append((other_context.name, Premise(user.name, None)))  # type: ignore[union-attr]
+                        elif (
+                            not isinstance(user, (ast.Import, ast.ImportFrom, ast.Compare)) and isinstance(reference.ctx, ast.Load)
+                            and not _type_checked(user, top, found) and not _in_annotation(top, found.parents)
+                        ):
+                            return f"`{_shown(other)}` line {reference.lineno} hands `{method}`, which fills it, to other code as a value"
+            for call in calls:
+                if premise.position is None:
+                    if isinstance(found.parents.get(call), ast.Expr):
+                        return f"`{_shown(other)}` line {call.lineno} calls `{premise.callee}` and drops what it makes, which then only the container would keep"
+                    continue
+                argument = argument_at(call, premise.parameter, premise.position)
+                if argument is None:
+                    continue
+                if tree not in owners:  # by tree: a file parsed again is another tree
+                    owners[tree] = owners_in(tree, files[other], vocabulary, other_context)  # type: ignore[arg-type,index]
+                owner = owners[tree].of_member(Member(argument, "item"), call.lineno)  # type: ignore[index]
+                if not owner.shown:
+                    return f"`{_shown(other)}` line {call.lineno} passes `{ast.unparse(argument)[:50]}` to `{premise.callee}`, which keeps it: {owner.why}"
+                pending.extend((other_context.name, further) for further in owner.premises)  # type: ignore[union-attr]
     return None
 
 
@@ -237,34 +632,53 @@ def _words(scope: Path) -> dict[Path, frozenset[str]]:
     return {path: frozenset(_WORD.findall(text)) for path, text in (_texts(scope) or {}).items()}
 
 
-def _mentioning(scope: Path, word: str) -> Iterator[Path]:
-    """The files under ``scope`` that mention ``word``."""
-    return (path for path, words in _words(scope).items() if word in words)
+def _mentioning(scope: Path, words: set[str]) -> Iterator[Path]:
+    """The files under ``scope`` that mention any of ``words``."""
+    return (path for path, spelled in _words(scope).items() if not spelled.isdisjoint(words))
 
 
-def _unsafe_uses(found: References, qualified: str, attribute: Optional[str], weak_values: bool = False) -> Iterator[tuple[int, str]]:
-    """References to ``qualified`` (or, given, to any attribute named ``attribute``) in another module, and
-    each use the runtime may not honour (with ``weak_values``, a ``WeakValueMap``'s fix, also each fill:
-    whether what it stores is owned elsewhere is checked only in the container's own module)."""
+def _uses_in(
+    found: References, names: frozenset[str], attribute: Optional[str], holder: Optional[str]
+) -> Iterator[tuple[int, Optional[str], str]]:
+    """Each reference in another module to the container under any of ``names`` (or, given, to any
+    attribute named ``attribute``), and to the object that holds it: ``(line, the use the runtime may not
+    honour or None, the statement)``. Every fill is such a use: what another module stores is not shown
+    to have an owner. The holder (a class, a module-level instance) may be named freely, but not handed
+    to other code, which may read it whole."""
     uses: list[tuple[int, ast.expr]] = list(found.attributes.get(attribute, [])) if attribute is not None else []
-    for order, reference in references_to(found, qualified):
-        top = chain_top(found, reference)
-        if not (isinstance(top, ast.Attribute) and top.attr == attribute):  # such a chain is an attribute use above
-            uses.append((order, reference))
+    for name in names:
+        for order, reference in references_to(found, name):
+            top = chain_top(found, reference)
+            if not (isinstance(top, ast.Attribute) and top.attr == attribute):  # such a chain is an attribute use above
+                uses.append((order, reference))
     for _, reference in sorted(uses, key=lambda pair: pair[0]):
-        use = _unsafe(reference, found.parents, found.names, weak_values)
-        if use is not None:
-            yield reference.lineno, use
+        yield reference.lineno, _unsafe(reference, found.parents, found.names), _statement(reference, found.parents)
+    for _, reference in references_to(found, holder) if holder is not None else ():
+        top = chain_top(found, reference)
+        call = found.parents.get(top)
+        if isinstance(call, ast.Call) and top in call.args and found.names.qualify(call.func) not in HOLDER_SAFE_CALLS:
+            yield reference.lineno, f"an argument of `{ast.unparse(call)[:60]}`, which may read the object that holds it whole", _statement(reference, found.parents)
+
+
+def _statement(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> str:
+    """The statement around ``node``, as a proof line shows it (its first line, shortened)."""
+    current: Optional[ast.AST] = node
+    while current is not None and not isinstance(current, ast.stmt):
+        current = parents.get(current)
+    if current is None or isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For, ast.If, ast.While, ast.With, ast.Try)):
+        current = node
+    shown = ast.unparse(current).splitlines()[0]
+    return shown if len(shown) <= 80 else shown[:77] + "..."
 
 
 #: What fills a map: another module's fill of a ``WeakValueMap`` may store what only the map would keep.
-_FILLING_METHODS = frozenset({"setdefault", "update", "fromkeys", "__setitem__", "__ior__"})
+_FILLING_METHODS = frozenset({"setdefault", "update", "fromkeys", "__setitem__", "__ior__", "append", "extend", "insert", "add", "__iadd__"})
 
 
-def _unsafe(reference: ast.expr, parents: dict[ast.AST, ast.AST], names: Names, weak_values: bool = False) -> Optional[str]:
+def _unsafe(reference: ast.expr, parents: dict[ast.AST, ast.AST], names: Names) -> Optional[str]:
     parent = parents.get(reference)
-    if weak_values and _fills(reference, parent, parents):
-        return f"a fill (`{ast.unparse(parents.get(parent) or parent)[:60]}`), whose values the fix cannot check there"
+    if _fills(reference, parent, parents):
+        return f"a fill (`{ast.unparse(parents.get(parent) or parent)[:60]}`), where what it stores is not shown to have an owner"
     if isinstance(parent, ast.Subscript) and parent.value is reference:
         return None
     if isinstance(parent, ast.Call) and parent.func is reference:
@@ -293,7 +707,7 @@ def _unsafe(reference: ast.expr, parents: dict[ast.AST, ast.AST], names: Names, 
 
 
 def _fills(reference: ast.expr, parent: Optional[ast.AST], parents: dict[ast.AST, ast.AST]) -> bool:
-    """``X[k] = v``, ``X.setdefault(k, v)``, ``X.update(...)``, ``X |= ...``."""
+    """``X[k] = v``, ``X.setdefault(k, v)``, ``X.update(...)``, ``X |= ...``, ``X.append(v)``."""
     if isinstance(parent, ast.Subscript) and parent.value is reference:
         return isinstance(parent.ctx, ast.Store)
     if isinstance(parent, ast.Attribute) and parent.attr in _FILLING_METHODS:

@@ -172,8 +172,9 @@ def test_a_package_reached_through_a_symlink_imports_its_copy_by_the_path_the_us
 # A test module of a directory without ``__init__.py`` that pins; the conftest reports which class the map
 # is (read from outside, as PROBE does: the codemod refuses a fix for ``type(names)`` in the project).
 TEST_MODULE = MODULE + (
-    "\n\ndef test_a_dropped_key_is_collected() -> None:\n    import gc\n\n    class Key:\n        pass\n\n"
-    "    key = Key()\n    add(key)\n    before = len(names)\n    del key\n    gc.collect()\n"
+    "\n\nclass Key:\n    pass\n\n\nKEYS = [Key()]  # the module's own: an owner the fix can show\n\n\n"
+    "def test_a_dropped_key_is_collected() -> None:\n    import gc\n\n"
+    "    add(KEYS[0])\n    before = len(names)\n    KEYS.clear()\n    gc.collect()\n"
     '    print("RESULT", before, len(names))\n'
 )
 CONFTEST = (

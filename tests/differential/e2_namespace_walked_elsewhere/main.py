@@ -1,5 +1,5 @@
 """§4: another module resets the state module by walking vars(state)."""
-# expect: refused: namespace whole
+# expect: refused: namespace whole | reads attributes by name
 import torch
 from torch import nn
 
