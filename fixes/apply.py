@@ -44,7 +44,8 @@ def build_parser(prog: str = "weakglobals-fix") -> argparse.ArgumentParser:
     parser.add_argument(
         "--unsafe-fixes", action="store_true",
         help="also make the fixes that may change what the program does (WG008's weak values: a lookup by name "
-        "misses once the object's other owners let go); review each (config: unsafe-fixes = true)",
+        "misses once the object's other owners let go; WG006's weak caches: not an lru_cache wrapper to isinstance "
+        "or inspect); review each (config: unsafe-fixes = true)",
     )
     parser.add_argument("--jobs", "-j", type=int, help="worker processes (default: all cores; 1 runs in-process)")
     parser.add_argument("--exit-non-zero-on-fix", action="store_true", help="exit 1 when files were changed")
@@ -137,6 +138,7 @@ class Report:
             return
         if self.dry_run:
             if self.arguments.diff:
+                self._proof(result)
                 self._diff(_relative(result.path), result.old_text, result.new_text)
             self._count(result)
         else:
@@ -152,6 +154,17 @@ class Report:
                 self._count(result)
         fixed = ", ".join(f"{paint(outcome.code, '1')} {outcome.name}" for outcome in result.fixed)
         self._say(f"{paint(str(result.path), '1')}: {fixed}")
+        if not self.arguments.diff:  # a diff printed the proof before the file's patch
+            for line in _proof_lines(result):
+                self._say(f"  {line}")
+
+    def _proof(self, result: FileResult) -> None:
+        """What each rewrite of the file rests on, printed before its diff as ``#`` lines, which ``git
+        apply`` and ``patch`` skip as text between files: the reviewer reads the owners and every use,
+        with their lines, beside the change they justify."""
+        self.progress.clear()
+        for line in _proof_lines(result):
+            sys.stdout.write(f"# {line}\n")
 
     def _count(self, result: FileResult) -> None:
         self.changed += 1
@@ -239,6 +252,16 @@ class Report:
         self.errors += 1
         self.progress.clear()
         print(f"{path}:{line}: {message}", file=sys.stderr)
+
+
+def _proof_lines(result: FileResult) -> list[str]:
+    """Each fixed container's proof: a heading naming it, then its owners and uses, indented."""
+    shown = _relative(result.path)
+    lines: list[str] = []
+    for fixed in result.fixed:
+        lines.append(f"{shown}:{fixed.line}:{fixed.col + 1}: {fixed.code} {fixed.name} is rewritten because:")
+        lines.extend(f"  {step}" for step in fixed.proof or ("(the rule's own checks; no owner or use to list)",))
+    return lines
 
 
 def _lines(text: str) -> str:

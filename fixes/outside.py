@@ -55,7 +55,8 @@ def refuse_used_elsewhere(
     for finding in findings:
         reason, uses = _outside_reason(path, context, finding, vocabulary)
         if reason is None:
-            keep.append(dataclasses.replace(finding, proof=(*finding.proof, *uses)))
+            proof = sorted((*finding.proof, *uses), key=lambda line: line.startswith("use, "))  # owners first
+            keep.append(dataclasses.replace(finding, proof=tuple(proof)))
         else:
             refused.append(dataclasses.replace(finding, fix_reason=reason, edits=(), runtime_names=frozenset(), proof=()))
     return keep, refused
@@ -110,11 +111,11 @@ def _outside_reason(
                     "its own module", ()
                 )
             uses.append(f"use, {_shown(other)}:{line}: `{statement}`")
-    premise = _premise_broken(own, context, finding, scope, files, vocabulary)
+    premise, callers = _premise_broken(own, context, finding, scope, files, vocabulary)
     if premise is not None:
         return premise, ()
     filled = _filled_from_elsewhere(path, context, finding, scope, files) if finding.fillers else None
-    return filled, tuple(dict.fromkeys(uses)) if filled is None else ()
+    return filled, tuple(dict.fromkeys((*callers, *uses))) if filled is None else ()
 
 
 def _exported_as(scope: Path, files: dict[Path, str], module: str, name: str) -> frozenset[str]:
@@ -455,15 +456,17 @@ def _type_checked(user: Optional[ast.AST], node: ast.expr, found: References) ->
 
 def _premise_broken(
     own: Path, context: ModuleContext, finding: Finding, scope: Path, files: dict[Path, str], vocabulary: Vocabulary
-) -> Optional[str]:
+) -> tuple[Optional[str], list[str]]:
     """Where another module breaks what the owners shown in the container's module take on trust (the
     finding's premises): a call of a function that fills the container with what it is given passes an
     object no owner is shown for there (``registry.register(nn.GELU())``), a call drops what it makes
     (``Block("extra")`` as a statement), or the function is handed out there. What the owners shown there
-    take on trust in turn (a caller's parameter, a subclass's instances) is checked the same way."""
+    take on trust in turn (a caller's parameter, a subclass's instances) is checked the same way. Where all
+    hold, the calls checked are proof lines: each owner the other modules show."""
     owners: dict[ast.Module, Owners] = {}
     pending = [(context.name, premise) for premise in finding.premises]
     checked: set[tuple[str, Premise]] = set()
+    shown: list[str] = []
     while pending:
         module, premise = pending.pop()
         if (module, premise) in checked:
@@ -496,11 +499,11 @@ def _premise_broken(
                             not isinstance(user, (ast.Import, ast.ImportFrom, ast.Compare)) and isinstance(reference.ctx, ast.Load)
                             and not _type_checked(user, top, found) and not _in_annotation(top, found.parents)
                         ):
-                            return f"`{_shown(other)}` line {reference.lineno} hands `{method}`, which fills it, to other code as a value"
+                            return f"`{_shown(other)}` line {reference.lineno} hands `{method}`, which fills it, to other code as a value", shown
             for call in calls:
                 if premise.position is None:
                     if isinstance(found.parents.get(call), ast.Expr):
-                        return f"`{_shown(other)}` line {call.lineno} calls `{premise.callee}` and drops what it makes, which then only the container would keep"
+                        return f"`{_shown(other)}` line {call.lineno} calls `{premise.callee}` and drops what it makes, which then only the container would keep", shown
                     continue
                 argument = argument_at(call, premise.parameter, premise.position)
                 if argument is None:
@@ -509,9 +512,10 @@ def _premise_broken(
                     owners[tree] = owners_in(tree, files[other], vocabulary, other_context)  # type: ignore[arg-type,index]
                 owner = owners[tree].of_member(Member(argument, "item"), call.lineno)  # type: ignore[index]
                 if not owner.shown:
-                    return f"`{_shown(other)}` line {call.lineno} passes `{ast.unparse(argument)[:50]}` to `{premise.callee}`, which keeps it: {owner.why}"
+                    return f"`{_shown(other)}` line {call.lineno} passes `{ast.unparse(argument)[:50]}` to `{premise.callee}`, which keeps it: {owner.why}", shown
+                shown.append(f"owner, {_shown(other)}:{call.lineno}: `{ast.unparse(argument)[:50]}` passed to `{premise.callee}` is {owner.why}")
                 pending.extend((other_context.name, further) for further in owner.premises)  # type: ignore[union-attr]
-    return None
+    return None, shown
 
 
 _NAMESPACE_READS = frozenset({"builtins.vars", "inspect.getmembers", "inspect.getmembers_static"})

@@ -75,8 +75,12 @@ def test_the_diff_shows_the_users_files_first_and_applies_with_git_apply(quiet: 
     diff = done.stdout.decode()
     assert headers(diff) == ["nspkg/sub/c.py", "pkg/a.py", "pkg/b.py", "scripts/run.py",
                                     "nspkg/_weakglobals_runtime.py", "pkg/_weakglobals_runtime.py", "scripts/_weakglobals_runtime.py"]
+    # each file's patch comes after the proof of its fixes, as ``#`` lines that git apply and patch skip
+    proof = diff.partition("--- a/nspkg/sub/c.py\n")[0].splitlines()
+    assert proof[0].startswith("# nspkg/sub/c.py:") and proof[0].endswith("is rewritten because:"), proof
+    assert all(line.startswith(("#   owner, ", "#   use, ")) for line in proof[1:]) and len(proof) > 2, proof
     if quiet:
-        assert diff.startswith("--- a/nspkg/sub/c.py\n") and "would fix" not in diff
+        assert diff.startswith("# nspkg/sub/c.py:") and "would fix" not in diff
     else:
         copy = vendored_text(["maps"])
         assert diff.endswith(f"scripts/_weakglobals_runtime.py: would create the vendored runtime ({copy.count(chr(10))} lines)\n"

@@ -249,7 +249,7 @@ def test_a_reader_that_goes_away_ends_the_run_quietly(tmp_path: Path) -> None:
         write(tmp_path / f"m{index:03}.py", PINNING)
     one = "".join(difflib.unified_diff(PINNING.splitlines(True), fixed(PINNING).splitlines(True), "a/m000.py", "b/m000.py"))
     with running(["-m", "fixes.apply", "--diff", "--runtime", "import", "--jobs", "1", "."], tmp_path, unbuffered=False) as reader:
-        assert reader.line() == "--- a/m000.py\n"
+        assert reader.line().startswith("# m000.py:3:1: WG001 names is rewritten because")  # the proof, then the patch
         assert (files - 1) * len(one) > reader.capacity + 2 * io.DEFAULT_BUFFER_SIZE, "the diff could be written whole"
         reader.stop_reading()
         _, stderr = reader.process.communicate(timeout=120)
@@ -293,3 +293,59 @@ def test_a_weak_value_fix_is_made_only_when_unsafe_fixes_are_asked_for(tmp_path:
         arguments = []
     unsafe = subprocess.run([sys.executable, "-m", "fixes.apply", "--diff", *arguments, "."], cwd=tmp_path, capture_output=True, text=True)
     assert unsafe.returncode == 1 and "+_LAYERS = _WeakValueMap()" in unsafe.stdout, unsafe.stdout + unsafe.stderr
+
+
+RECORDER = """from torch import nn
+
+NAMES = {}
+
+
+def record(model: nn.Module) -> None:
+    for name, module in model.named_modules():
+        NAMES[module] = name
+"""
+CALLER = """from torch import nn
+
+from pkg import names
+
+MODEL = nn.Linear(2, 2)
+names.record(MODEL)
+print(len(names.NAMES))
+"""
+
+
+def test_each_fix_prints_its_proof_owners_and_uses_from_every_module(tmp_path: Path) -> None:
+    """The proof is what the fix rests on: the owner shown in the container's module takes the model on
+    trust from its callers, the caller in ``main.py`` shows it (a module global), and every use, here and
+    there, is listed with its place. ``--check`` prints it under the file, ``--diff`` before the patch."""
+    write(tmp_path / "pkg" / "__init__.py", "")
+    write(tmp_path / "pkg" / "names.py", RECORDER)
+    write(tmp_path / "pkg" / "main.py", CALLER)
+    proof = [
+        "pkg/names.py:3:1: WG001 NAMES is rewritten because:",
+        "  owner, line 8: `module` is each of `model.named_modules()`, `model`, a parameter of `record`, which nothing in this module calls: its callers keep what they pass",
+        "  owner, pkg/main.py:6: `MODEL` passed to `record` is the module global `MODEL`",
+        "  use, line 3: `NAMES = {}`",
+        "  use, line 8: `NAMES[module] = name`",
+        "  use, pkg/main.py:7: `print(len(names.NAMES))`",
+    ]
+    checked = fix("--check", "--runtime", "import", "pkg", cwd=tmp_path)
+    assert (checked.returncode, checked.stderr) == (1, ""), checked.stderr
+    assert checked.stdout.splitlines()[:7] == ["pkg/names.py: WG001 NAMES", *(f"  {line}" for line in proof)]
+    diff = fix("--diff", "--runtime", "import", "pkg", cwd=tmp_path)
+    assert (diff.returncode, diff.stderr) == (1, ""), diff.stderr
+    assert diff.stdout.splitlines()[:7] == [*(f"# {line}" for line in proof), "--- a/pkg/names.py"]
+
+
+def test_a_caller_that_passes_an_object_nobody_keeps_breaks_the_proof(tmp_path: Path) -> None:
+    """The same recorder, called in another module with a model built in the call: the map would be its
+    only owner, so the weak map would lose it. The fix is refused, naming the call."""
+    write(tmp_path / "pkg" / "__init__.py", "")
+    write(tmp_path / "pkg" / "names.py", RECORDER)
+    write(tmp_path / "pkg" / "main.py", CALLER.replace("names.record(MODEL)", "names.record(nn.Linear(3, 3))"))
+    done = fix("--check", "--runtime", "import", "pkg", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (1, ""), done.stderr
+    assert done.stdout.splitlines()[0] == (
+        "pkg/names.py:3:1: WG001 NAMES left as is: `pkg/main.py` line 6 passes `nn.Linear(3, 3)` to `record`, which "
+        "keeps it: `nn.Linear(3, 3)` makes a new object, which nothing but the container is shown to keep"
+    )
