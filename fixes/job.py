@@ -20,7 +20,7 @@ from flake8_weakglobals.frontends.check_one_file import check_file, internal_err
 from flake8_weakglobals.frontends.config import Settings
 from flake8_weakglobals.index.project import context_for
 from flake8_weakglobals.rules.analyze_module import analyze
-from flake8_weakglobals.rules.codes import UNSAFE_FIX_CODES
+from flake8_weakglobals.rules.codes import UNSAFE_FIX_CODES, UNSAFE_FIX_REASONS
 from flake8_weakglobals.rules.findings import Finding
 from flake8_weakglobals.source import parse_once
 
@@ -82,6 +82,8 @@ def _process(path: Path, settings: Settings) -> FileResult:
         unsafe = [finding for finding in fixable if finding.code in UNSAFE_FIX_CODES]
         fixable = [finding for finding in fixable if finding.code not in UNSAFE_FIX_CODES]
         left = tuple(sorted((*left, *map(_unsafe_left, unsafe)), key=lambda finding: (finding.line, finding.col)))
+    else:
+        fixable = [_unsafe_asked(finding) if finding.code in UNSAFE_FIX_CODES else finding for finding in fixable]
     if fixable:
         fixable, used_elsewhere = refuse_used_elsewhere(path, fixable, settings.vocabulary)
         left = tuple(sorted((*left, *used_elsewhere), key=lambda finding: (finding.line, finding.col)))
@@ -114,12 +116,15 @@ def _process(path: Path, settings: Settings) -> FileResult:
     )
 
 
+def _unsafe_asked(finding: Finding) -> Finding:
+    """An unsafe fix made because it was asked for: its proof says first what the user vouched for."""
+    vouched = f"made because --unsafe-fixes asks for it, although {UNSAFE_FIX_REASONS[finding.code].split('; ')[0]}"
+    return dataclasses.replace(finding, proof=(vouched, *finding.proof))
+
+
 def _unsafe_left(finding: Finding) -> Finding:
     """A fix the codemod makes only when asked: left, with what the user must check before asking."""
-    reason = (
-        "a weak value changes what a lookup by name finds once the object's other owners let go; make sure "
-        "each value is owned elsewhere for as long as it is looked up, then rerun with `--unsafe-fixes`"
-    )
+    reason = UNSAFE_FIX_REASONS[finding.code]
     return dataclasses.replace(finding, fix_reason=reason, edits=(), runtime_names=frozenset())
 
 
@@ -132,7 +137,8 @@ def _verify(path: Path, before: ast.Module, text: str, settings: Settings) -> No
     except SyntaxError as error:
         raise VerificationError(f"the rewrite would not compile (line {error.lineno}: {error.msg})") from None
     found = reportable(analyze(after, text, settings.vocabulary, context_for(path)), text, settings)
-    again, _ = refuse_used_elsewhere(path, [finding for finding in found if finding.fixable], settings.vocabulary)
+    fixable = [finding for finding in found if finding.fixable and (settings.unsafe_fixes or finding.code not in UNSAFE_FIX_CODES)]
+    again, _ = refuse_used_elsewhere(path, fixable, settings.vocabulary)
     if again:
         raise VerificationError(f"a second run would rewrite {again[0].name} again (line {again[0].line})")
     added = _pyflakes(after, path)

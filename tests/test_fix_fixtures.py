@@ -16,7 +16,9 @@ from flake8_weakglobals.frontends.config import Settings
 from flake8_weakglobals.rules.findings import EditKind, Span
 
 PAIRS = sorted((HERE / "fixtures" / "fix").glob("*.in.py"))
-IMPORT_MODE = Settings(runtime="import")  # a fixed import line, wherever the test runs
+#: A fixed import line, wherever the test runs; the pairs show every edit, the unsafe fixes' too (that they
+#: are left by default is test_fix_cli's).
+IMPORT_MODE = Settings(runtime="import", unsafe_fixes=True)
 RUNTIME = "flake8_weakglobals.runtime"  # the module IMPORT_MODE imports the runtime from
 
 

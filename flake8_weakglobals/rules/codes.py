@@ -59,11 +59,21 @@ def _holds(kinds: tuple[str, ...]) -> str:
     return " and ".join(describe(kind) for kind in kinds)
 
 
-#: Codes whose fix the codemod makes only with ``--unsafe-fixes`` (as ruff's unsafe fixes): it checks what
-#: it can, but cannot prove the program unchanged. A weak value (WG008) changes what a lookup by name finds
-#: once the object's other owners let go, and who keeps an object a registry holds is a whole-program
-#: question: a caller in another module, a temporary, a factory, a memo that is meant to own it.
-UNSAFE_FIX_CODES = frozenset({"WG008"})
+#: Codes whose fix the codemod makes only with ``--unsafe-fixes`` (as ruff's unsafe fixes), each with what
+#: the user must check first: the codemod checks what it can, but cannot prove the program unchanged.
+#: - WG008: a weak value changes what a lookup by name finds once the object's other owners let go, and who
+#:   keeps an object a registry holds is a whole-program question.
+#: - WG006: ``weak_lru_cache`` cannot be an instance of ``functools._lru_cache_wrapper``, so code anywhere
+#:   that tells the two apart (a reset that clears every ``_lru_cache_wrapper`` that ``gc`` finds,
+#:   ``inspect.isfunction``, ``functools.wraps`` over it, ``torch.jit``) sees another type.
+UNSAFE_FIX_REASONS = {
+    "WG008": "a weak value changes what a lookup by name finds once the object's other owners let go; make sure "
+    "each value is owned elsewhere for as long as it is looked up, then rerun with `--unsafe-fixes`",
+    "WG006": "the weak cache is not a `functools._lru_cache_wrapper`, which `isinstance`, `inspect.isfunction`, "
+    "`functools.wraps` and torch.jit/torch.compile tell apart; make sure nothing in the program looks, then rerun "
+    "with `--unsafe-fixes`",
+}
+UNSAFE_FIX_CODES = frozenset(UNSAFE_FIX_REASONS)
 _MAPS = frozenset({"dict", "defaultdict", "OrderedDict"})
 _SEQUENCES = frozenset({"list", "deque"})
 

@@ -1,5 +1,6 @@
 """§6: @property over @lru_cache on a module method."""
 # expect: fixed
+# codemod: --runtime import --unsafe-fixes
 import functools
 import gc
 

@@ -1,5 +1,6 @@
 """§6: a method of the same name on another class is not the cached one."""
 # expect: fixed
+# codemod: --runtime import --unsafe-fixes
 import functools
 
 import torch

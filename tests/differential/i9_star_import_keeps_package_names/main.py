@@ -3,7 +3,7 @@ whose `__init__` has a `weak_cache` and a `WeakIdMap` of its own. The runtime's 
 private names (`weak_cache as _weak_cache`), which a star import skips, so the package's own survive the
 fix; imported under their public names, ours would replace them."""
 # expect: fixed
-# codemod: --runtime vendor
+# codemod: --runtime vendor --unsafe-fixes
 import gc
 
 from torch import nn

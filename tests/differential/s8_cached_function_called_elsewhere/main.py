@@ -1,5 +1,6 @@
 """§6: another module calls the cached function; calling is no use of the cache object."""
 # expect: fixed
+# codemod: --runtime import --unsafe-fixes
 from torch import nn
 
 from pkg import cached
