@@ -25,8 +25,11 @@ decorators) on a function that takes modules or tensors (or objects holding them
   tensor argument stays alive. On `forward` of a rotary-embedding module it is the most common pinning idiom;
   Megatron-LM calls `forward.cache_clear()` with a comment that the cache otherwise leaks memory.
 - **Example**: `@functools.cache def assert_and_get_unique_device(module: torch.nn.Module)` (torch).
-- **Fix**: `@functools.lru_cache(maxsize=N)` becomes `@weak_lru_cache(maxsize=N)` and `@functools.cache`
-  `@weak_cache`, from [the runtime](#the-runtime) (every spelling: bare, called, `lru_cache(None)`,
+- **Fix**: an unsafe fix, made only by `python -m fixes.apply --unsafe-fixes`: the weak cache keeps
+  `lru_cache`'s keys, order, results and methods, but it is no `functools._lru_cache_wrapper`, which
+  `isinstance`, `inspect.isfunction`, `functools.wraps` and `torch.jit` tell apart; check that nothing in
+  the program looks. `@functools.lru_cache(maxsize=N)` becomes `@weak_lru_cache(maxsize=N)` and
+  `@functools.cache` `@weak_cache`, from [the runtime](#the-runtime) (every spelling: bare, called, `lru_cache(None)`,
   imported by name; stacked decorators stay), on methods of `nn.Module` subclasses and on functions, static
   and class methods, under `@property` too. (DeepSpeed's coordinator, whose method is cached on framework
   arguments, gets `@weak_shared_lru_cache` / `@weak_shared_cache`, today the same cache under its older
