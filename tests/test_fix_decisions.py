@@ -56,6 +56,9 @@ FILL = "def fill(model: nn.Module):\n    for name, p in model.named_parameters()
         "def g():\n    return 'names: {}'.format(names)\n",
         "def g(m: nn.Module):\n    match names:\n        case {}:\n            return len(names)\n        case _:\n            return 0\n",
         "def merge(d):\n    return d | {}\ndef g():\n    return merge(names), {} | names\n",
+        "def g():\n    return isinstance(names, (dict, collections.abc.Mapping)), isinstance(names, (OrderedDict, Mapping))\n",
+        "def g():\n    total = {}\n    total |= names\n    return total\n",
+        "import itertools\ndef g():\n    return list(itertools.islice(itertools.chain(names, ()), 2))\n",
     ],
 )
 def test_uses_the_runtime_honours_are_fixed(use: str) -> None:
@@ -73,6 +76,10 @@ def test_uses_the_runtime_honours_are_fixed(use: str) -> None:
         ("def g():\n    match names:\n        case dict():\n            pass\n", "matched by a `match` statement"),
         ("def dump(d):\n    return pickle.dumps(d)\ndef g():\n    dump(names)\n", "in `dump()`, where it is `d`, it is serialized"),
         ("def check(d):\n    return isinstance(d, dict)\ndef g():\n    check(names)\n", "in `check()`, where it is `d`, its type is checked"),
+        # a builtin no abstract type of the tuple covers decides the check; a left operand of any type may be no dict
+        ("def g():\n    return isinstance(names, (dict, collections.abc.Set))\n", "its type is checked"),
+        ("def g(total):\n    total |= names\n", "`total |= names`"),
+        ("def g():\n    total = {}\n    total = set()\n    total |= names\n", "`total |= names`"),
         ("def g():\n    return copy.deepcopy(names)\n", "deep-copied"),
         ("def g(model: nn.Module):\n    return copy.deepcopy((model, names))\n", "deep-copied together with"),
         ("def g(m: nn.Module):\n    remember = names.setdefault\n    remember(m, 1)\n", "taken as a value"),
@@ -311,3 +318,14 @@ def test_a_registry_of_values_owned_elsewhere_becomes_a_weak_value_map(fill: str
 def test_a_registry_that_may_own_its_values_is_refused_with_the_reason(fill: str, reason: str) -> None:
     code, why = decide(fill)
     assert code == "WG008" and reason in why, why
+
+
+def test_a_binary_search_list_is_fixed_and_its_inserts_are_fills() -> None:
+    """``bisect.insort`` reads the list by index and fills it through ``insert``, which WeakIdList provides:
+    fixed where what it inserts has an owner, and refused, as any fill, where it builds what it inserts."""
+    head = "import bisect\n" + HEAD.replace("names = {}", "names = []")
+    search = "\ndef find(n: int):\n    return bisect.bisect_left(names, n, key=lambda t: t.numel())\n"
+    kept = "def order(model: nn.Module):\n    for p in model.parameters():\n        bisect.insort(names, p, key=lambda t: t.numel())\n"
+    assert decide(kept + search, head) == ("WG002", "")
+    code, why = decide(kept.replace("insort(names, p,", "insort(names, p.detach().clone(),") + search, head)
+    assert code == "WG002" and why, "an insert of a new tensor must be a fill whose owner is checked"

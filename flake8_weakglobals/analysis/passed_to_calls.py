@@ -15,7 +15,8 @@ from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes, function_parameters
 from .evidence import text
 from .framework_types import TENSOR_SEQUENCE_CALLS
 from .long_lived_places import SlotResolver
-from .recorded_uses import SlotUses
+from ..syntax.container_expressions import Member
+from .recorded_uses import Fill, SlotUses
 from .survey import Survey
 
 SERIALIZER_PREFIXES = (
@@ -29,6 +30,13 @@ _ABSTRACT_TYPES = frozenset(
     for module in ("collections.abc", "typing")
     for name in "Mapping MutableMapping Set AbstractSet MutableSet Iterable Collection Container Sized".split()
 )
+_GENERIC = {"Iterable", "Collection", "Container", "Sized"}
+#: The abstract types (of ``_ABSTRACT_TYPES``) every instance of a builtin container is an instance of.
+_COVERED_BY = {
+    **dict.fromkeys(("builtins.dict", "collections.OrderedDict", "collections.defaultdict"), {"Mapping", "MutableMapping", *_GENERIC}),
+    **dict.fromkeys(("builtins.set",), {"Set", "AbstractSet", "MutableSet", *_GENERIC}),
+    **dict.fromkeys(("builtins.list", "collections.deque", "builtins.tuple"), _GENERIC),
+}
 _KEY_FREE_CALLS = {"builtins.len", "builtins.bool", "builtins.id", "builtins.print", "builtins.repr", "builtins.str", "builtins.format"}
 #: Builtins that only iterate their argument or read it as a mapping: any iterable or mapping will do.
 READING_CALLS = frozenset(
@@ -37,7 +45,16 @@ READING_CALLS = frozenset(
 ) | {
     # a view over it or a copy of its items, through the mapping or iteration protocol alone
     "collections.ChainMap", "collections.Counter", "heapq.nlargest", "heapq.nsmallest",
+    # iterate their arguments and nothing more
+    *(f"itertools.{name}" for name in (
+        "chain chain.from_iterable islice zip_longest product accumulate compress dropwhile takewhile "
+        "filterfalse starmap groupby pairwise tee combinations permutations cycle batched").split()),
+    # a binary search reads a sequence by ``len`` and index alone
+    "bisect.bisect", "bisect.bisect_left", "bisect.bisect_right",
 }  # not ``copy.copy``: it returns the runtime's container, whose uses ``uses.py`` follows
+#: Binary-search inserts: they read the sequence as a search does and fill it with their second argument
+#: through its ``insert`` method, which the runtime's list provides.
+_INSERTING_CALLS = frozenset({"bisect.insort", "bisect.insort_left", "bisect.insort_right"})
 #: Methods of another object that read their argument as an iterable or a mapping (``other.update(X)``).
 _READING_METHODS = frozenset(
     "update extend union intersection difference symmetric_difference issubset issuperset isdisjoint "
@@ -83,6 +100,8 @@ class Passing:
         elif qualified in _KEY_FREE_CALLS or (isinstance(callee, ast.Attribute) and (callee.attr in _LOGGING_METHODS or _string_format(callee))):
             if qualified not in ("builtins.len", "builtins.bool", "builtins.id"):
                 uses.printed.append(line)
+        elif qualified in _INSERTING_CALLS and call.args[:1] == [node] and len(call.args) >= 2 and not isinstance(call.args[1], ast.Starred):
+            uses.fills.append(Fill(Member(call.args[1], "item"), line, f"`{text(callee)}(X, ...)`"))
         elif qualified in READING_CALLS or (isinstance(callee, ast.Attribute) and (callee.attr in _READING_METHODS or _format_map(callee))):
             uses.key_uses.append((line, f"`{text(callee)}()`"))
         else:
@@ -100,9 +119,12 @@ class Passing:
         )
 
     def _abstract(self, checked: ast.expr) -> bool:
-        """``Mapping``, ``collections.abc.MutableSet`` or a tuple of such: the runtime passes the check."""
-        parts = checked.elts if isinstance(checked, ast.Tuple) else [checked]
-        return all(self.survey.names.qualify(part) in _ABSTRACT_TYPES for part in parts)
+        """``Mapping``, ``collections.abc.MutableSet``, or a tuple of such and builtins each of them covers
+        (``(dict, Mapping)``): the runtime's containers are the abstract types of what they replace, so the
+        check answers as before. A builtin no abstract type in the tuple covers (``(dict, Set)``) decides."""
+        parts = [self.survey.names.qualify(part) or "" for part in (checked.elts if isinstance(checked, ast.Tuple) else [checked])]
+        abstract = {part.rpartition(".")[2] for part in parts if part in _ABSTRACT_TYPES}
+        return bool(abstract) and all(part in _ABSTRACT_TYPES or abstract & _COVERED_BY.get(part, set()) for part in parts)
 
     # --- following the container into the module's own functions ------------------------------------
 

@@ -203,6 +203,8 @@ class UseClassifier:
                 self.passing.argument(parent, node, uses, line)
         elif isinstance(parent, ast.keyword):
             self.passing.argument(self.scopes.parent(parent), node, uses, line)  # type: ignore[arg-type]
+        elif isinstance(parent, ast.AugAssign) and parent.value is node and self._merged_into_a_dict(parent, uses):
+            uses.key_uses.append((line, "`|=` into a dict"))
         elif isinstance(parent, ast.BinOp):
             uses.operators.append(line)
             uses.key_uses.append((line, "an operator"))
@@ -227,6 +229,41 @@ class UseClassifier:
             self._getters.append(getter)
         else:
             uses.blockers.append((line, f"{self.passing.where()}{_escape(node, parent)}"))
+
+    def _merged_into_a_dict(self, merge: ast.AugAssign, uses: SlotUses) -> bool:
+        """``total |= X`` for a map ``X``, where ``total`` is a local the same function binds only to new dicts:
+        ``dict.__ior__`` reads any mapping by its keys, so it takes the runtime's map as it took the dict."""
+        if not (isinstance(merge.op, ast.BitOr) and isinstance(merge.target, ast.Name)):
+            return False
+        if not uses.definitions or any(
+            definition.constructor is None or definition.constructor.type not in (ContainerType.MAP, ContainerType.DEFAULT_MAP)
+            for definition in uses.definitions
+        ):
+            return False
+        function = next(self.scopes.chain(merge))
+        if not isinstance(function, FUNCTIONS):
+            return False
+        name = merge.target.id
+        if any(parameter.arg == name for parameter in function_parameters(function)) or any(
+            isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names for node in ast.walk(function)
+        ):
+            return False
+        bindings = [
+            node for node in ast.walk(function)
+            if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load) and node is not merge.target
+        ]
+        return bool(bindings) and all(self._new_dict(binding) for binding in bindings)
+
+    def _new_dict(self, binding: ast.Name) -> bool:
+        assignment = self.scopes.parent(binding)
+        if not (isinstance(assignment, (ast.Assign, ast.AnnAssign)) and assignment.value is not None):
+            return False
+        if isinstance(assignment, ast.Assign) and assignment.targets != [binding]:
+            return False
+        value = assignment.value
+        return isinstance(value, (ast.Dict, ast.DictComp)) or (
+            isinstance(value, ast.Call) and self.survey.names.qualify(value.func) == "builtins.dict"
+        )
 
     def _copied(self, copy: ast.expr, uses: SlotUses) -> None:
         """``X.copy()``, ``copy.copy(X)``: after the fix a container of the runtime's kind too, not a dict or a
