@@ -111,7 +111,8 @@ def test_the_codemod_on_every_flagged_file_compiles_converges_and_adds_no_pyflak
             shutil.copyfile(installed_package(package) / relative, copy)
             originals[copy] = copy.read_text()
 
-    done = subprocess.run([sys.executable, "-m", "fixes.apply", "."], cwd=tmp_path, capture_output=True, text=True)
+    # --unsafe-fixes: every rewrite the codemod can make, WG006's caches included, must compile and converge
+    done = subprocess.run([sys.executable, "-m", "fixes.apply", "--unsafe-fixes", "."], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 1 and done.stderr == "", done.stderr  # 1: some findings are left to fix by hand
     changed = {path.relative_to(tmp_path).as_posix() for path, text in originals.items() if path.read_text() != text}
     assert changed == {
@@ -123,6 +124,7 @@ def test_the_codemod_on_every_flagged_file_compiles_converges_and_adds_no_pyflak
         "torch/_subclasses/fake_tensor.py",
         "torch/ao/quantization/fx/utils.py",  # WG006: functools.cache becomes weak_cache
         "torch/distributed/tensor/_collective_utils.py",  # WG006: a DeviceMesh (value equality) stays keyed as a dict keys it
+        "torch/_higher_order_ops/invoke_leaf_function.py",  # WG008: _makefx_module_storage becomes a WeakValueMap
     }
 
     for path, before in originals.items():
@@ -130,6 +132,6 @@ def test_the_codemod_on_every_flagged_file_compiles_converges_and_adds_no_pyflak
         compile(after, str(path), "exec", dont_inherit=True)
         assert not pyflakes_messages(after) - pyflakes_messages(before), path
     snapshot = {path: path.read_bytes() for path in tmp_path.rglob("*.py")}
-    again = subprocess.run([sys.executable, "-m", "fixes.apply", "--check", "."], cwd=tmp_path, capture_output=True, text=True)
+    again = subprocess.run([sys.executable, "-m", "fixes.apply", "--unsafe-fixes", "--check", "."], cwd=tmp_path, capture_output=True, text=True)
     assert again.returncode == 1 and "would fix 0 containers in 0 files" in again.stdout  # 1: the same left by hand
     assert {path: path.read_bytes() for path in tmp_path.rglob("*.py")} == snapshot

@@ -103,7 +103,7 @@ class Owners:
             return self.of(_key_of_pair(expr.elt) if member.shape == "update" else expr.elt, line)
         if isinstance(expr, ast.DictComp):
             return self.of(expr.key, line)
-        return self.of(expr, line)
+        return self._elements(expr, line, 0)
 
     def of(self, expr: ast.expr, line: int, steps: int = 0) -> Owner:
         """The owner of what ``expr`` evaluates to at a fill on ``line``."""
@@ -225,6 +225,11 @@ class Owners:
             return next((owner for owner in owners if not owner.shown), Owner(True, "; ".join(dict.fromkeys(o.why for o in owners)) or "nothing"))
         if isinstance(iterable, ast.Subscript) and isinstance(iterable.slice, ast.Slice):
             return self._elements(iterable.value, line, steps + 1)
+        if isinstance(iterable, ast.BinOp) and isinstance(iterable.op, (ast.Add, ast.Mult)):
+            # ``a + b[:1]``, ``a * 2``: a new list of the operands' own elements (a count's "elements" are
+            # held by equality), so each operand must show its elements' owner
+            owners = [self._elements(side, line, steps + 1) for side in (iterable.left, iterable.right)]
+            return next((owner for owner in owners if not owner.shown), Owner(True, "; ".join(dict.fromkeys(o.why for o in owners))))
         if isinstance(iterable, ast.Name):
             resolved = self.scopes.resolve(iterable.id, iterable)
             bindings = resolved[1] if resolved is not None and isinstance(resolved[0], (*FUNCTIONS, *COMPREHENSIONS)) else []
