@@ -59,6 +59,9 @@ FILL = "def fill(model: nn.Module):\n    for name, p in model.named_parameters()
         "def g():\n    return isinstance(names, (dict, collections.abc.Mapping)), isinstance(names, (OrderedDict, Mapping))\n",
         "def g():\n    total = {}\n    total |= names\n    return total\n",
         "import itertools\ndef g():\n    return list(itertools.islice(itertools.chain(names, ()), 2))\n",
+        # the number's branch is no use of the map: the check that rules it out answers the same after the fix
+        "def scale(table, m):\n    if isinstance(table, (dict, Mapping)):\n        return table.get(m, 1.0)\n    return float(table)\n"
+        "def g(m: nn.Module):\n    return scale(names, m), scale(0.5, m)\n",
     ],
 )
 def test_uses_the_runtime_honours_are_fixed(use: str) -> None:
@@ -79,6 +82,8 @@ def test_uses_the_runtime_honours_are_fixed(use: str) -> None:
         # a builtin no abstract type of the tuple covers decides the check; a left operand of any type may be no dict
         ("def g():\n    return isinstance(names, (dict, collections.abc.Set))\n", "its type is checked"),
         ("def g(total):\n    total |= names\n", "`total |= names`"),
+        ("def scale(table, m):\n    if isinstance(table, (dict, Mapping)):\n        x = table.get(m, 1.0)\n    return float(table)\n"
+         "def g(m: nn.Module):\n    return scale(names, m)\n", "it is passed to `float()`"),
         ("def g():\n    total = {}\n    total = set()\n    total |= names\n", "`total |= names`"),
         ("def g():\n    return copy.deepcopy(names)\n", "deep-copied"),
         ("def g(model: nn.Module):\n    return copy.deepcopy((model, names))\n", "deep-copied together with"),

@@ -148,10 +148,28 @@ class Passing:
             return
         self.following.append(key)
         try:
+            unreached = self._ruled_out(function, parameter.arg)
             for reference in self.references_in(function, parameter.arg):
-                self.classify()(reference, uses)  # type: ignore[misc]
+                if not any(statement.lineno <= reference.lineno <= (statement.end_lineno or statement.lineno) for statement in unreached):
+                    self.classify()(reference, uses)  # type: ignore[misc]
         finally:
             self.following.pop()
+
+    def _ruled_out(self, function: FunctionNode, name: str) -> list[ast.stmt]:
+        """The statements of ``function`` the container never reaches as ``name``: after a top-level ``if
+        isinstance(name, (dict, Mapping)):`` whose body always leaves (``return``, ``raise``), and in its
+        ``else``. The check is true of the container before the fix and after it, so what only the other
+        values reach (``float(table)`` for a number given instead of a map) is no use of the container."""
+        body = function.body
+        for index, statement in enumerate(body):
+            test = statement.test if isinstance(statement, ast.If) else None
+            if (
+                isinstance(test, ast.Call) and self.survey.names.qualify(test.func) == "builtins.isinstance"
+                and len(test.args) == 2 and isinstance(test.args[0], ast.Name) and test.args[0].id == name
+                and self._abstract(test.args[1]) and isinstance(statement.body[-1], (ast.Return, ast.Raise))  # type: ignore[union-attr]
+            ):
+                return [*statement.orelse, *body[index + 1 :]]  # type: ignore[union-attr]
+        return []
 
     def _local_function(self, callee: ast.expr) -> Optional[tuple[FunctionNode, int]]:
         """The function of this module that ``callee`` calls, and how many parameters the call skips

@@ -1,7 +1,7 @@
 """Uses that read the container through protocols the runtime honours, fixed since the proof work: a
 binary-search list (``bisect.insort``/``bisect_left`` with ``key=``), ``itertools`` over it, an
-``isinstance`` check against a tuple whose abstract type covers the builtin, and ``total |= X`` into a
-new dict. Each must print the same after the rewrite."""
+``isinstance`` check against a tuple whose abstract type covers the builtin (also one that sends any other
+value down another branch), and ``total |= X`` into a new dict. Each must print the same after the rewrite."""
 # expect: fixed
 import bisect
 import collections.abc
@@ -25,6 +25,12 @@ def first_at_least(n: int) -> int:
     return bisect.bisect_left(BY_SIZE, n, key=lambda t: t.numel())
 
 
+def size_of(table, module: nn.Module) -> int:
+    if isinstance(table, (dict, collections.abc.Mapping)):
+        return table.get(module, -1)
+    return int(table)
+
+
 def report() -> None:
     total = {}
     total |= SIZES
@@ -39,4 +45,5 @@ def main() -> None:
     model = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))
     index(model)
     print("first with >= 6 elements at", first_at_least(6))
+    print("sizes", [size_of(SIZES, m) for m in model], size_of(7, model))
     report()
