@@ -33,7 +33,9 @@ The programs' names say what they probe: ``control_`` (shapes that always worked
 original accepted, ``e2_`` containers that escape their direct uses, ``r3_`` the dict and set API,
 ``n4_`` names, ``v5_`` values that must not (``v5_blocks_``: must) block a fix, ``t6_`` torch.compile,
 ``f7_`` formatting (also checked on the rewritten text, below), ``s8_`` safe fixes that were once refused
-(a use the check misread).
+(a use the check misread); and by the classes of the fix-proof work, each failing before it: ``p1_`` an
+owner that must be shown, ``p2_`` uses by every route, ``c3_`` a replacement observable as another type,
+``c5_`` safe fixes made.
 
 Run: ``python -m pytest tests/test_differential.py -q`` (about 15 s on 2 cores: the codemod twice, two
 interpreters at once; a program is then one test, ``-k NAME`` picks it). A failure shows the codemod's

@@ -1,0 +1,3 @@
+from .names import NAMES, record
+
+__all__ = ["NAMES", "record"]
