@@ -285,7 +285,20 @@ def _by_name(path: Path, text: str) -> _ByName:
 
     def target(expr: ast.expr) -> str:
         named = names.qualify(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
-        return context.absolute(named) if named is not None else ""
+        return context.absolute(named) if named is not None else _imported_by_constant(expr)
+
+    def _imported_by_constant(expr: ast.expr) -> str:
+        """``module = importlib.import_module("pkg.state")``: a local that holds one known module."""
+        resolved = scopes.resolve(expr.id, expr) if isinstance(expr, ast.Name) else None
+        bindings = resolved[1] if resolved is not None else []
+        value = bindings[0].node if len(bindings) == 1 and bindings[0].how == "value" and not bindings[0].path else None
+        if (
+            isinstance(value, ast.Call) and names.qualify(value.func) == "importlib.import_module" and not value.keywords
+            and len(value.args) == 1 and isinstance(value.args[0], ast.Constant) and isinstance(value.args[0].value, str)
+            and not value.args[0].value.startswith(".")
+        ):
+            return value.args[0].value
+        return ""
 
     def variable(expr: ast.expr) -> str:
         if isinstance(expr, ast.Name):
@@ -473,7 +486,13 @@ def _premise_broken(
             continue
         checked.add((module, premise))
         owner_class, _, method = premise.callee.rpartition(".")
+        exported = frozenset() if owner_class else _exported_as(scope, files, module, method)
+        # a module that calls the function spells the module it imports it from (``from .names import
+        # record``, ``names.record(...)``): the others, however many share the word, are not read
+        importing_words = {name.rpartition(".")[0].rpartition(".")[2] for name in exported}
         for other in _mentioning(scope, {method}):
+            if exported and _words(scope)[other].isdisjoint(importing_words):
+                continue
             other_context = context_for(other) if other != own or module != context.name else None
             tree = _parsed(files[other]) if other_context is not None else None
             found = references(other, tree) if tree is not None else None
@@ -485,7 +504,7 @@ def _premise_broken(
                     continue
                 calls = [call for _, attribute in found.attributes.get(method, []) if isinstance(call := found.parents.get(attribute), ast.Call) and call.func is attribute]
             else:
-                for name in _exported_as(scope, files, module, method):
+                for name in exported:
                     for _, reference in references_to(found, name):
                         if isinstance(found.parents.get(reference), ast.Attribute):
                             continue  # ``Block.instances``, ``Block.create(...)``: the class's own attribute, not the class handed on
@@ -636,9 +655,29 @@ def _words(scope: Path) -> dict[Path, frozenset[str]]:
     return {path: frozenset(_WORD.findall(text)) for path, text in (_texts(scope) or {}).items()}
 
 
+@functools.lru_cache(maxsize=8)
+def _spellers(scope: Path) -> dict[str, tuple[Path, ...]]:
+    """Each identifier spelled under ``scope``, to the files that spell it: which files mention a name is
+    then one lookup, however many files there are."""
+    spellers: dict[str, list[Path]] = {}
+    for path, spelled in _words(scope).items():
+        for word in spelled:
+            spellers.setdefault(word, []).append(path)
+    return {word: tuple(paths) for word, paths in spellers.items()}
+
+
 def _mentioning(scope: Path, words: set[str]) -> Iterator[Path]:
-    """The files under ``scope`` that mention any of ``words``."""
-    return (path for path, spelled in _words(scope).items() if not spelled.isdisjoint(words))
+    """The files under ``scope`` that mention any of ``words``, in the order the files were listed."""
+    index = _spellers(scope)
+    if len(words) == 1:
+        return iter(index.get(next(iter(words)), ()))
+    found = {path for word in words for path in index.get(word, ())}
+    return iter(sorted(found, key=_listed_at(scope).__getitem__))
+
+
+@functools.lru_cache(maxsize=8)
+def _listed_at(scope: Path) -> dict[Path, int]:
+    return {path: position for position, path in enumerate(_words(scope))}
 
 
 def _uses_in(

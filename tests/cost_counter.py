@@ -3,7 +3,8 @@
     python tests/cost_counter.py TREE
 
 Every walk of a tree goes through ``ast.walk`` or ``Scopes.index_parts``, every parse through
-``ast.parse``, every summary through the index's ``summarize`` and every scope index through ``Scopes``:
+``ast.parse``, every summary through the index's ``summarize``, every scope index through ``Scopes``, and
+every search of the project for the names a function goes by through ``outside._exported_as``:
 each is wrapped to count, in a fresh interpreter so that no cache of an earlier run makes one look cheap.
 Used by ``test_index_structure.py``: counts, unlike seconds, do not depend on the machine.
 """
@@ -20,6 +21,7 @@ from typing import Any, Callable, Iterator
 
 os.environ["WEAKGLOBALS_NO_CACHE"] = "1"  # every summary built in this run, none read from disk
 
+from fixes import outside  # noqa: E402
 from fixes.apply import main as apply_main  # noqa: E402
 from flake8_weakglobals.index import project  # noqa: E402
 from flake8_weakglobals.syntax import scopes  # noqa: E402
@@ -33,6 +35,7 @@ def count(tree: str) -> dict[str, Any]:
     summaries: collections.Counter[str] = collections.Counter()
     indexed: collections.Counter[ast.Module] = collections.Counter()  # the trees kept: no address is reused
     index_parts, summarize, scopes_init = scopes.Scopes.index_parts, project.summarize, scopes.Scopes.__init__
+    exported_as, name_lookups = outside._exported_as, [0]
 
     def walk(node: ast.AST) -> Iterator[ast.AST]:
         for found in _WALK(node):
@@ -56,7 +59,12 @@ def count(tree: str) -> dict[str, Any]:
         indexed[module] += 1
         scopes_init(self, module)
 
+    def counted_exported_as(*arguments: Any) -> Any:
+        name_lookups[0] += 1
+        return exported_as(*arguments)
+
     ast.walk, ast.parse = walk, parse  # type: ignore[assignment]
+    outside._exported_as = counted_exported_as  # type: ignore[assignment]
     scopes.Scopes.index_parts, scopes.Scopes.__init__ = counted_index_parts, counted_scopes  # type: ignore[method-assign]
     project.summarize = counted_summarize  # type: ignore[assignment]
     with contextlib.redirect_stdout(io.StringIO()):
@@ -70,6 +78,7 @@ def count(tree: str) -> dict[str, Any]:
         "summaries": sum(summaries.values()),
         "most_indexes_of_one_tree": max(indexed.values(), default=0),
         "indexes": sum(indexed.values()),
+        "name_lookups": name_lookups[0],  # the names a container or a filling function goes by, found in the project
     }
 
 

@@ -1,9 +1,9 @@
 import importlib
 
 
-def reset(module_name: str) -> list:
-    """Empties every dict global of a module, found by name: what a test fixture does between cases."""
-    module = importlib.import_module(module_name)
+def reset_state() -> list:
+    """Empties every public dict global of the state module: what a test fixture does between cases."""
+    module = importlib.import_module("tools.state")
     cleared = []
     for name in dir(module):
         value = getattr(module, name)
