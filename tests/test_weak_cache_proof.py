@@ -1,5 +1,6 @@
 """WG006's fix on real code: a rotary embedding whose ``lru_cache``d ``forward`` pins every model, before and
-after the codemod, each measured in a fresh interpreter; and torch's own WG006 finding, fixed on a copy
+after the codemod (WG006's fix is unsafe: asked for with ``--unsafe-fixes``), each measured in a fresh
+interpreter; and torch's own WG006 finding, fixed on a copy
 that still works on real modules."""
 from __future__ import annotations
 
@@ -69,7 +70,7 @@ def variants(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for name in ("original", "rewritten"):
         (root / name).mkdir()
         (root / name / "rotary.py").write_text(ROTARY)
-    done = subprocess.run([sys.executable, "-m", "fixes.apply", "rewritten"], cwd=root, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "fixes.apply", "--unsafe-fixes", "rewritten"], cwd=root, capture_output=True, text=True)
     assert "rewritten/rotary.py: WG006 RotaryEmbedding.forward" in done.stdout, done.stdout + done.stderr
     assert "@_weak_lru_cache(maxsize=None)" in (root / "rewritten" / "rotary.py").read_text()
     return {name: root / name for name in ("original", "rewritten")}
@@ -105,7 +106,7 @@ def test_torch_assert_and_get_unique_device_fixed_on_a_copy_still_works(tmp_path
     copy = tmp_path / "fx_utils_rewritten.py"
     shutil.copyfile(installed_package("torch") / "ao" / "quantization" / "fx" / "utils.py", copy)
     done = subprocess.run(
-        [sys.executable, "-m", "fixes.apply", "--runtime", "import", copy.name], cwd=tmp_path, capture_output=True, text=True
+        [sys.executable, "-m", "fixes.apply", "--unsafe-fixes", "--runtime", "import", copy.name], cwd=tmp_path, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "fx_utils_rewritten.py: WG006 assert_and_get_unique_device" in done.stdout

@@ -141,8 +141,12 @@ def same(values: Iterable[Value]) -> Value:
 
 
 def text(node: ast.AST, limit: int = 60) -> str:
-    """Source-like text for messages, shortened."""
-    written = ast.unparse(node)
+    """Source-like text for messages, shortened. An expression nested deeper than ``ast.unparse`` can
+    recurse (a sum of 600 terms) is named, not shown: the analysis of the file goes on."""
+    try:
+        written = ast.unparse(node)
+    except RecursionError:
+        return "(an expression nested too deeply to show)"
     return written if len(written) <= limit else written[: limit - 3] + "..."
 
 
