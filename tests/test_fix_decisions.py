@@ -84,6 +84,9 @@ def test_uses_the_runtime_honours_are_fixed(use: str) -> None:
         ("def g(total):\n    total |= names\n", "`total |= names`"),
         ("def scale(table, m):\n    if isinstance(table, (dict, Mapping)):\n        x = table.get(m, 1.0)\n    return float(table)\n"
          "def g(m: nn.Module):\n    return scale(names, m)\n", "it is passed to `float()`"),
+        # a check the map fails (it is no Set) sends it down the rest of the function
+        ("def scale(table, m):\n    if isinstance(table, collections.abc.Set):\n        return len(table)\n    return float(table)\n"
+         "def g(m: nn.Module):\n    return scale(names, m)\n", "it is passed to `float()`"),
         ("def g():\n    total = {}\n    total = set()\n    total |= names\n", "`total |= names`"),
         ("def g():\n    return copy.deepcopy(names)\n", "deep-copied"),
         ("def g(model: nn.Module):\n    return copy.deepcopy((model, names))\n", "deep-copied together with"),

@@ -15,7 +15,7 @@ from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes, function_parameters
 from .evidence import text
 from .framework_types import TENSOR_SEQUENCE_CALLS
 from .long_lived_places import SlotResolver
-from ..syntax.container_expressions import Member
+from ..syntax.container_expressions import ContainerType, Member
 from .recorded_uses import Fill, SlotUses
 from .survey import Survey
 
@@ -123,8 +123,13 @@ class Passing:
         (``(dict, Mapping)``): the runtime's containers are the abstract types of what they replace, so the
         check answers as before. A builtin no abstract type in the tuple covers (``(dict, Set)``) decides."""
         parts = [self.survey.names.qualify(part) or "" for part in (checked.elts if isinstance(checked, ast.Tuple) else [checked])]
-        abstract = {part.rpartition(".")[2] for part in parts if part in _ABSTRACT_TYPES}
+        abstract = self._abstract_names(checked)
         return bool(abstract) and all(part in _ABSTRACT_TYPES or abstract & _COVERED_BY.get(part, set()) for part in parts)
+
+    def _abstract_names(self, checked: ast.expr) -> set[str]:
+        """The abstract types (``Mapping``, ``Iterable``...) a check names, alone or in a tuple."""
+        parts = [self.survey.names.qualify(part) or "" for part in (checked.elts if isinstance(checked, ast.Tuple) else [checked])]
+        return {part.rpartition(".")[2] for part in parts if part in _ABSTRACT_TYPES}
 
     # --- following the container into the module's own functions ------------------------------------
 
@@ -148,18 +153,24 @@ class Passing:
             return
         self.following.append(key)
         try:
-            unreached = self._ruled_out(function, parameter.arg)
+            unreached = self._ruled_out(function, parameter.arg, uses)
             for reference in self.references_in(function, parameter.arg):
                 if not any(statement.lineno <= reference.lineno <= (statement.end_lineno or statement.lineno) for statement in unreached):
                     self.classify()(reference, uses)  # type: ignore[misc]
         finally:
             self.following.pop()
 
-    def _ruled_out(self, function: FunctionNode, name: str) -> list[ast.stmt]:
+    def _ruled_out(self, function: FunctionNode, name: str, uses: SlotUses) -> list[ast.stmt]:
         """The statements of ``function`` the container never reaches as ``name``: after a top-level ``if
         isinstance(name, (dict, Mapping)):`` whose body always leaves (``return``, ``raise``), and in its
-        ``else``. The check is true of the container before the fix and after it, so what only the other
-        values reach (``float(table)`` for a number given instead of a map) is no use of the container."""
+        ``else``. The check is true of the container before the fix and after it (one of its abstract types
+        is one the container's kind is), so what only the other values reach (``float(table)`` for a number
+        given instead of a map) is no use of the container."""
+        kinds = {definition.constructor.type for definition in uses.definitions if definition.constructor is not None}
+        builtin = {ContainerType.MAP: "builtins.dict", ContainerType.DEFAULT_MAP: "builtins.dict", ContainerType.SET: "builtins.set",
+                   ContainerType.SEQUENCE: "builtins.list"}.get(next(iter(kinds))) if len(kinds) == 1 else None
+        if builtin is None:
+            return []
         body = function.body
         for index, statement in enumerate(body):
             test = statement.test if isinstance(statement, ast.If) else None
@@ -167,6 +178,7 @@ class Passing:
                 isinstance(test, ast.Call) and self.survey.names.qualify(test.func) == "builtins.isinstance"
                 and len(test.args) == 2 and isinstance(test.args[0], ast.Name) and test.args[0].id == name
                 and self._abstract(test.args[1]) and isinstance(statement.body[-1], (ast.Return, ast.Raise))  # type: ignore[union-attr]
+                and _COVERED_BY[builtin] & self._abstract_names(test.args[1])
             ):
                 return [*statement.orelse, *body[index + 1 :]]  # type: ignore[union-attr]
         return []
