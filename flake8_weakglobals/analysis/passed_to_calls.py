@@ -122,14 +122,17 @@ class Passing:
         """``Mapping``, ``collections.abc.MutableSet``, or a tuple of such and builtins each of them covers
         (``(dict, Mapping)``): the runtime's containers are the abstract types of what they replace, so the
         check answers as before. A builtin no abstract type in the tuple covers (``(dict, Set)``) decides."""
-        parts = [self.survey.names.qualify(part) or "" for part in (checked.elts if isinstance(checked, ast.Tuple) else [checked])]
+        parts = self._checked_types(checked)
         abstract = self._abstract_names(checked)
         return bool(abstract) and all(part in _ABSTRACT_TYPES or abstract & _COVERED_BY.get(part, set()) for part in parts)
 
+    def _checked_types(self, checked: ast.expr) -> list[str]:
+        """The qualified names a type check names, alone or in a tuple."""
+        return [self.survey.names.qualify(part) or "" for part in (checked.elts if isinstance(checked, ast.Tuple) else [checked])]
+
     def _abstract_names(self, checked: ast.expr) -> set[str]:
         """The abstract types (``Mapping``, ``Iterable``...) a check names, alone or in a tuple."""
-        parts = [self.survey.names.qualify(part) or "" for part in (checked.elts if isinstance(checked, ast.Tuple) else [checked])]
-        return {part.rpartition(".")[2] for part in parts if part in _ABSTRACT_TYPES}
+        return {part.rpartition(".")[2] for part in self._checked_types(checked) if part in _ABSTRACT_TYPES}
 
     # --- following the container into the module's own functions ------------------------------------
 
