@@ -23,7 +23,8 @@ from flake8_weakglobals.source.python_files import python_files
 
 from .atomic import Refused, replace_if_unchanged, write_atomically
 from .job import FileResult, process
-from .vendor import VendorConflict, parts_for, plan_copy
+from .parts import parts_for
+from .vendor import VendorConflict, plan_copy
 
 
 def build_parser(prog: str = "weakglobals-fix") -> argparse.ArgumentParser:

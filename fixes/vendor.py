@@ -64,7 +64,8 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 import flake8_weakglobals
-import flake8_weakglobals.runtime
+
+from .parts import PARTS, part_code, part_names, with_requirements
 
 VENDORED_MODULE = "_weakglobals_runtime"
 _MARK = "# Vendored by flake8-weakglobals"
@@ -359,51 +360,8 @@ def _same(first: str | Path, second: str | Path) -> bool:
 
 #: A copy's second line names the parts it holds; a copy without it (one file of every part, before the
 #: runtime was split) holds them all.
-_PARTS_LINE = re.compile(r"^# Parts: ([a-z, ]+)$", re.MULTILINE)
+_PARTS_LINE = re.compile(r"^# Parts: ([a-z, ]+)(?:\.|$)", re.MULTILINE)
 _ALL_LINE = re.compile(r"^__all__ = (\[[^\]\n]*\])$", re.MULTILINE)  # the public names, as ``vendored_text`` writes them
-
-
-@functools.lru_cache(maxsize=None)
-def _part_sources() -> dict[str, str]:
-    package = Path(flake8_weakglobals.runtime.__file__).parent
-    return {part: (package / f"{part}.py").read_text(encoding="utf-8") for part in flake8_weakglobals.runtime.PARTS}
-
-
-@functools.lru_cache(maxsize=None)
-def part_names() -> dict[str, tuple[str, ...]]:
-    """Each part's public names (its ``__all__``), read from its source."""
-    names = {}
-    for part, source in _part_sources().items():
-        assigned = [node.value for node in ast.parse(source).body if isinstance(node, ast.Assign) and _is_all(node)]
-        names[part] = tuple(ast.literal_eval(assigned[0])) if assigned else ()
-    return names
-
-
-@functools.lru_cache(maxsize=None)
-def part_requires() -> dict[str, tuple[str, ...]]:
-    """The parts each part builds on: those it imports from (``from .core import ...``), read from its source."""
-    requires = {}
-    for part, source in _part_sources().items():
-        imports = [node for node in ast.parse(source).body if isinstance(node, ast.ImportFrom) and node.level == 1]
-        requires[part] = tuple(node.module for node in imports if node.module)
-    return requires
-
-
-def parts_for(names: Iterable[str]) -> tuple[str, ...]:
-    """The parts that define ``names``, the parts they build on, and ``core`` (which every part uses), in
-    assembly order."""
-    wanted = set(names)
-    unknown = wanted - {name for defined in part_names().values() for name in defined}
-    if unknown:
-        raise ValueError(f"not in the runtime: {', '.join(sorted(unknown))}")
-    chosen = {"core"} | {part for part, defined in part_names().items() if wanted & set(defined)}
-    pending = list(chosen)
-    while pending:
-        for required in part_requires()[pending.pop()]:
-            if required not in chosen:
-                chosen.add(required)
-                pending.append(required)
-    return tuple(part for part in part_names() if part in chosen)
 
 
 def copied_parts(text: str) -> tuple[str, ...]:
@@ -412,74 +370,35 @@ def copied_parts(text: str) -> tuple[str, ...]:
     for a copy from before the split."""
     match = _PARTS_LINE.search(text.split("\n", 3)[1] if text.count("\n") > 1 else "")
     if match is None:
-        return tuple(flake8_weakglobals.runtime.PARTS)
+        return tuple(PARTS)
     held = {part.strip() for part in match.group(1).split(",")}
     listed = _ALL_LINE.search(text)
     exported = set(ast.literal_eval(listed.group(1))) if listed else set()
     held |= {part for part, names in part_names().items() if names and exported >= set(names)}
-    return tuple(part for part in flake8_weakglobals.runtime.PARTS if part in held)
+    return tuple(part for part in PARTS if part in held)
 
 
 def vendored_text(parts: Iterable[str] = ()) -> str:
     """One file holding ``parts`` of the runtime (with ``core``; every part when none is named): a header,
     the standard-library imports of all of them, then each part's code as written, without its own imports."""
-    named = tuple(parts) or flake8_weakglobals.runtime.PARTS
-    chosen = parts_for(name for part in named for name in part_names()[part])
+    chosen = with_requirements(tuple(parts) or PARTS)
     header = (
-        f"{_MARK} {flake8_weakglobals.__version__} (MIT licence), from flake8_weakglobals/runtime/ (documented there).\n"
-        f"# Parts: {', '.join(chosen)}\n"
-        "# Do not edit: `python -m fixes.apply` replaces this copy, adding the parts newly fixed files use.\n"
+        f"{_MARK} {flake8_weakglobals.__version__} (MIT licence) from flake8_weakglobals/runtime/, documented there.\n"
+        f"# Parts: {', '.join(chosen)}. Do not edit: `python -m fixes.apply` rewrites it to add parts.\n"
         "# flake8: noqa\n# ruff: noqa\n# fmt: off\n# isort: skip_file\n"
+        "from __future__ import annotations\n\n"
     )
-    names = [name for part in chosen for name in part_names()[part]]
     imports: dict[str, set[str]] = {}
-    bodies = []
     for part in chosen:
-        body, part_imports = _without_imports(_part_sources()[part])
-        for module, imported in part_imports.items():
+        for module, imported in part_code(part).imports.items():
             imports.setdefault(module, set()).update(imported)
-        bodies.append(f"# --- {part}: flake8_weakglobals/runtime/{part}.py " + "-" * (70 - len(part) * 2) + "\n" + body)
-    lines = ['"""flake8-weakglobals\' runtime, the parts this project\'s fixed files use:', *(
-        f"{part} ({', '.join(part_names()[part])})" if part_names()[part] else part for part in chosen), '"""']
-    preamble = lines[0] + " " + "; ".join(lines[1:-1]) + '."""\n' + "from __future__ import annotations\n\n"
-    for module in sorted(imports, key=lambda module: (module != "", module)):
-        if module == "":
-            preamble += "".join(f"import {name}\n" for name in sorted(imports[module]))
-        else:
-            preamble += f"from {module} import {', '.join(sorted(imports[module]))}\n"
-    preamble += f"\n__all__ = {sorted(names)!r}\n\n\n"
-    return header + preamble + "\n\n".join(body.rstrip("\n") + "\n" for body in bodies)
-
-
-def _is_all(node: ast.Assign) -> bool:
-    return any(isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets)
-
-
-def _without_imports(source: str) -> tuple[str, dict[str, set[str]]]:
-    """A part's source without its top-level imports and ``__all__`` (the assembled file has one of each),
-    and the standard-library imports it made (``""`` -> modules imported whole). Its own relative imports
-    name other parts, which the file holds. Everything else, comments included, is kept as written."""
-    tree = ast.parse(source)
-    lines = source.splitlines(keepends=True)
-    imports: dict[str, set[str]] = {}
-    dropped: set[int] = set()
-    for node in tree.body:
-        if isinstance(node, ast.ImportFrom):
-            if not node.level and node.module != "__future__":
-                imports.setdefault(node.module or "", set()).update(alias.name for alias in node.names)
-        elif isinstance(node, ast.Import):
-            imports.setdefault("", set()).update(alias.name for alias in node.names)
-        elif not (isinstance(node, ast.Assign) and _is_all(node)):
-            continue
-        dropped.update(range(node.lineno - 1, node.end_lineno or node.lineno))
-    docstring = ast.get_docstring(tree, clean=False)
-    if docstring is not None:  # the part's summary, as a comment: the whole docstring is in the package
-        first = tree.body[0]
-        dropped.update(range(first.lineno - 1, first.end_lineno or first.lineno))
-        lines[first.lineno - 1] = f"# {docstring.splitlines()[0]}\n"
-        dropped.discard(first.lineno - 1)
-    kept = "".join(line for number, line in enumerate(lines) if number not in dropped)
-    return re.sub(r"\n{3,}", "\n\n\n", kept), imports
+    preamble = "".join(
+        "".join(f"import {name}\n" for name in sorted(imports[module])) if module == "" else f"from {module} import {', '.join(sorted(imports[module]))}\n"
+        for module in sorted(imports, key=lambda module: (module != "", module))
+    )
+    names = sorted(name for part in chosen for name in part_names()[part])
+    bodies = "\n\n".join(f"# --- {part}: {part_code(part).summary}\n{part_code(part).body}" for part in chosen)
+    return f"{header}{preamble}\n__all__ = {names!r}\n\n\n{bodies}"
 
 
 def vendored_lines(text: str) -> int:
@@ -505,13 +424,13 @@ def plan_copy(destination: Path, parts: Iterable[str]) -> CopyPlan:
     """The copy at ``destination`` once it holds ``parts`` too; raises ``VendorConflict`` for a file of that
     name that is not ours. An existing copy keeps every part it held: already-fixed files import them."""
     if not destination.exists():
-        text = vendored_text(parts_for(name for part in parts for name in part_names()[part]))
+        text = vendored_text(with_requirements(parts))
         return CopyPlan("create", copied_parts(text), text, vendored_lines(text))
     current = destination.read_text(encoding="utf-8")
     if not current.startswith(_MARK):
         raise VendorConflict(f"{destination} exists and was not written by flake8-weakglobals; not overwriting it")
     held = set(copied_parts(current)) | set(parts)
-    text = vendored_text(part for part in flake8_weakglobals.runtime.PARTS if part in held)
+    text = vendored_text(part for part in PARTS if part in held)
     action = None if current == text else "update"
     return CopyPlan(action, copied_parts(text), text, vendored_lines(text) - vendored_lines(current))
 

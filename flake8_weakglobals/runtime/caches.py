@@ -47,7 +47,8 @@ import sys
 import threading
 import weakref
 from collections import OrderedDict, namedtuple
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any, Optional
 
 from .core import _weakly
 

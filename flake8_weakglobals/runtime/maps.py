@@ -17,36 +17,21 @@ from copy import deepcopy
 from reprlib import recursive_repr
 from typing import Any, Optional, TypeVar
 
-from .core import _MISSING, _class_kind, _classify, _revived, _weakly
+from .core import _MISSING, _class_kind, _classify, _on_plain, _revived, _weakly
 
-_K = TypeVar("_K")
-_V = TypeVar("_V")
+_K, _V = TypeVar("_K"), TypeVar("_V")
 __all__ = ["WeakIdMap"]
 _first = operator.itemgetter(0)
 
 
 class _Entry(weakref.ref):
-    """A weakly held key's entry, stored under ``id(key)``: a weak reference that carries the key's id and
-    the value. A lookup tests that it is live by its ``__callback__`` (dynamo can read it, not call the
-    entry): CPython clears it when the key dies by reference counting, and a key the cyclic collector frees
-    has its entry removed by the callback before its id can be reused. The one stale entry left: one whose
-    map was garbage with its key and was brought back by a ``__del__`` (the collector skips its callback).
-    """
-
+    """A weakly held key's entry, under ``id(key)``; live while its ``__callback__`` is set."""
     __slots__ = ("key_id", "value")
     __init__ = object.__init__  # ``ref.__init__`` would parse the arguments ``__new__`` took again
 
 
 class WeakIdMap(MutableMapping[_K, _V]):
-    """A dict whose identity-keyed keys are held weakly; values are held strongly (a value that refers to
-    its key keeps it alive, as in every weak-key map). One dict in insertion order: ``id(key) -> _Entry``
-    for keys held weakly, ``(key,) -> value`` for the others (a 1-tuple hashes and compares as its key, so
-    ``1 == True`` applies unchanged). ``default_factory`` works as in ``collections.defaultdict``.
-
-    ``_weak_class``, the class of the last key stored weakly, lets an insert of that class skip the per-class
-    decision (a sixth of an insert). Any removal of a weakly held key drops it, so the map holds a class only
-    while it holds a key of it (or one whose ``__class__`` was reassigned since)."""
-
+    """A dict in insertion order: ``id(key) -> _Entry`` for keys held weakly, ``(key,) -> value`` for others."""
     __slots__ = ("_data", "_remove", "_weak_class", "default_factory", "__weakref__")
 
     def __init__(self, other: Any = (), /, *, default_factory: Optional[Callable[[], _V]] = None, **kwargs: _V) -> None:
@@ -60,11 +45,8 @@ class WeakIdMap(MutableMapping[_K, _V]):
                 store._weak_class = None
                 if store._data.get(entry.key_id) is entry:
                     store._data.pop(entry.key_id, None)
-
         self._remove = remove
         self.update(other, **kwargs)
-
-    # --- the slots: hot paths, ``_weakly`` inlined ---
 
     def __getitem__(self, key: _K) -> _V:
         try:
@@ -77,7 +59,7 @@ class WeakIdMap(MutableMapping[_K, _V]):
         return self._missing(key) if value is _MISSING else value
 
     def _missing(self, key: Any) -> Any:
-        """What ``[key]`` gives for a missing key: ``KeyError``, or, as a defaultdict, a stored factory value."""
+        """``KeyError``, or, as a defaultdict, a stored factory value."""
         if self.default_factory is None:
             raise KeyError(key)
         value = self[key] = self.default_factory()
@@ -101,7 +83,7 @@ class WeakIdMap(MutableMapping[_K, _V]):
         if entry is not None and entry.__callback__ is not None:
             entry.value = value  # overwriting keeps the one weak reference and the place
             return
-        if type(key) is not self._weak_class:
+        if type(key) is not self._weak_class:  # the last weak key's class needs no decision
             weakly = _class_kind(id(type(key)))
             if not (weakly or (weakly is None and _classify(key))):
                 data[self._strong_slot(key)] = value
@@ -113,12 +95,11 @@ class WeakIdMap(MutableMapping[_K, _V]):
         entry.key_id, entry.value = key_id, value
         data[key_id] = entry
 
-    def _strong_slot(self, key: Any) -> tuple:
+    def _strong_slot(self, key: Any) -> tuple:  # a hook: StrictWeakIdMap raises for what it cannot hold
         return (key,)
 
     def _live(self, reverse: bool = False) -> Iterator[tuple[Any, Any]]:
-        """``(key, value)`` in insertion order over a snapshot of the keys, each value read as the walk gets
-        there; an insert mid-walk does not raise the dict's ``RuntimeError`` (threads interleave with Python)."""
+        """``(key, value)`` in insertion order over a snapshot of the keys, each value read when reached."""
         snapshot = self._data.copy()  # one C-level copy: no removal callback can run half-way through it
         data = self._data
         for slot, entry in reversed(snapshot.items()) if reverse else snapshot.items():
@@ -131,13 +112,9 @@ class WeakIdMap(MutableMapping[_K, _V]):
             if key is not None:
                 yield _revived(key), entry.value
 
-    def _as_dict(self) -> dict:
+    def _plain(self) -> dict:
         """The container the program had (a dict, or a ``defaultdict``) with the live entries."""
-        result: dict = {} if self.default_factory is None else defaultdict(self.default_factory)
-        result.update(self._live())
-        return result
-
-    # --- the rest of a dict's API ---
+        return dict(self._live()) if self.default_factory is None else defaultdict(self.default_factory, self._live())
 
     def __delitem__(self, key: _K) -> None:
         self.pop(key)
@@ -186,7 +163,6 @@ class WeakIdMap(MutableMapping[_K, _V]):
         return default[0] if value is _MISSING else value
 
     def popitem(self) -> tuple[_K, _V]:
-        """Remove and return the last live ``(key, value)``, LIFO as ``dict.popitem``."""
         while self._data:
             slot, entry = self._data.popitem()
             if type(slot) is tuple:
@@ -198,7 +174,7 @@ class WeakIdMap(MutableMapping[_K, _V]):
         raise KeyError("popitem(): dictionary is empty")
 
     def update(self, other: Any = (), /, **kwargs: _V) -> None:
-        """What ``dict.update`` does, step by step, with its errors (the pairs before a bad one are kept)."""
+        """``dict.update``, step by step, with its errors (the pairs before a bad one are kept)."""
         pairs = other
         if isinstance(other, dict) and type(other).__iter__ is dict.__iter__:
             pairs = dict.items(other)  # a dict's own entries, without its overridden ``__getitem__``
@@ -219,23 +195,12 @@ class WeakIdMap(MutableMapping[_K, _V]):
         self.update(other)
         return self
 
-    def __or__(self, other: Any) -> Any:
-        return self._as_dict() | other
-
-    def __ror__(self, other: Any) -> Any:
-        return other | self._as_dict()
-
-    def __eq__(self, other: object) -> Any:
-        return self._as_dict() == other
-
-    def __ne__(self, other: object) -> Any:
-        return self._as_dict() != other
-
+    __or__, __ror__ = _on_plain(operator.or_), _on_plain(operator.or_, reflected=True)
+    __eq__, __ne__ = _on_plain(operator.eq), _on_plain(operator.ne)
     __hash__ = None  # type: ignore[assignment]
 
     def copy(self) -> WeakIdMap[_K, _V]:
         return type(self)(self._live(), default_factory=self.default_factory)
-
     __copy__ = copy
 
     def __deepcopy__(self, memo: dict) -> WeakIdMap[_K, _V]:
@@ -244,8 +209,7 @@ class WeakIdMap(MutableMapping[_K, _V]):
         for key, value in self._live():
             result[self._copied_key(key, memo)] = deepcopy(value, memo)
         return result
-
-    _copied_key = staticmethod(deepcopy)
+    _copied_key = staticmethod(deepcopy)  # a hook: StrictWeakIdMap shares the keys
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         raise TypeError(f"cannot pickle {type(self).__name__}: its keys are weak references to live objects")
@@ -259,12 +223,10 @@ class WeakIdMap(MutableMapping[_K, _V]):
         return "{" + ", ".join(f"{key!r}: {value!r}" for key, value in self._live()) + "}"
 
 
-class _View:
-    """What the dict views add to the ``collections.abc`` ones: a snapshot walk, ``reversed``, ``repr``."""
-
+class _View:  # what the dict views add to the ``collections.abc`` ones
     _mapping: WeakIdMap
     _name: str
-    _part: Callable[[tuple[Any, Any]], Any]  # what the view shows of each ``(key, value)``
+    _part: Callable[[tuple[Any, Any]], Any]  # what it shows of each ``(key, value)``
 
     def __iter__(self) -> Iterator[Any]:
         return map(self._part, self._mapping._live())
@@ -277,7 +239,7 @@ class _View:
 
 
 class _KeysView(_View, KeysView):
-    _name, _part = "keys", operator.itemgetter(0)
+    _name, _part = "keys", _first
 
 
 class _ValuesView(_View, ValuesView):

@@ -17,12 +17,13 @@ the set's did (``s |= d.keys()`` rebinds to a new plain set, ``s |= [1]`` raises
 """
 from __future__ import annotations
 
+import operator
 import weakref
 from collections.abc import Iterable, Iterator, MutableSet
 from copy import deepcopy
 from typing import Any, TypeVar
 
-from .core import _class_kind, _classify, _revived, _weakly
+from .core import _class_kind, _classify, _on_plain, _revived, _weakly
 
 _K = TypeVar("_K")
 __all__ = ["StrictWeakIdSet", "WeakIdSet"]
@@ -145,52 +146,15 @@ class WeakIdSet(MutableSet[_K]):
         """A plain set of the live elements: what operators are computed on."""
         return set(self)
 
-    # --- operators: computed on the plain set, so Python's choice of method is the set's ---
-
-    def __or__(self, other: Any) -> Any:
-        return self._plain() | other
-
-    def __ror__(self, other: Any) -> Any:
-        return other | self._plain()
-
-    def __and__(self, other: Any) -> Any:
-        return self._plain() & other
-
-    def __rand__(self, other: Any) -> Any:
-        return other & self._plain()
-
-    def __sub__(self, other: Any) -> Any:
-        return self._plain() - other
-
-    def __rsub__(self, other: Any) -> Any:
-        return other - self._plain()
-
-    def __xor__(self, other: Any) -> Any:
-        return self._plain() ^ other
-
-    def __rxor__(self, other: Any) -> Any:
-        return other ^ self._plain()
-
+    __or__, __ror__ = _on_plain(operator.or_), _on_plain(operator.or_, reflected=True)
+    __and__, __rand__ = _on_plain(operator.and_), _on_plain(operator.and_, reflected=True)
+    __sub__, __rsub__ = _on_plain(operator.sub), _on_plain(operator.sub, reflected=True)
+    __xor__, __rxor__ = _on_plain(operator.xor), _on_plain(operator.xor, reflected=True)
     # ``x <= s`` reaches ``s.__ge__``: computed as ``plain >= x``, the same answer, though an error names
     # the operator and operands the other way round.
-    def __eq__(self, other: object) -> Any:
-        return self._plain() == other
-
-    def __ne__(self, other: object) -> Any:
-        return self._plain() != other
-
-    def __le__(self, other: Any) -> Any:
-        return self._plain() <= other
-
-    def __lt__(self, other: Any) -> Any:
-        return self._plain() < other
-
-    def __ge__(self, other: Any) -> Any:
-        return self._plain() >= other
-
-    def __gt__(self, other: Any) -> Any:
-        return self._plain() > other
-
+    __eq__, __ne__ = _on_plain(operator.eq), _on_plain(operator.ne)
+    __le__, __lt__ = _on_plain(operator.le), _on_plain(operator.lt)
+    __ge__, __gt__ = _on_plain(operator.ge), _on_plain(operator.gt)
     __hash__ = None  # type: ignore[assignment]
 
     def _in_place(self, other: Any) -> bool:
