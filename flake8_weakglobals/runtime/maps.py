@@ -128,14 +128,14 @@ class WeakIdMap(MutableMapping[_K, _V]):
     def __reversed__(self) -> Iterator[_K]:
         return reversed(self.keys())
 
-    def keys(self) -> _KeysView[_K]:
-        return _KeysView(self)
+    def keys(self) -> _Keys[_K]:
+        return _Keys(self)
 
-    def values(self) -> _ValuesView[_V]:
-        return _ValuesView(self)
+    def values(self) -> _Values[_V]:
+        return _Values(self)
 
-    def items(self) -> _ItemsView[_K, _V]:
-        return _ItemsView(self)
+    def items(self) -> _Items[_K, _V]:
+        return _Items(self)
 
     def clear(self) -> None:
         self._weak_class = None
@@ -238,15 +238,15 @@ class _View:  # what the dict views add to the ``collections.abc`` ones
         return f"dict_{self._name}({list(self)!r})"
 
 
-class _KeysView(_View, KeysView):
+class _Keys(_View, KeysView):
     _name, _part = "keys", _first
 
 
-class _ValuesView(_View, ValuesView):
+class _Values(_View, ValuesView):
     _name, _part = "values", operator.itemgetter(1)
 
 
-class _ItemsView(_View, ItemsView):
+class _Items(_View, ItemsView):
     _name, _part = "items", operator.itemgetter(0, 1)
 
     def __contains__(self, item: object) -> bool:
