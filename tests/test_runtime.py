@@ -7,6 +7,7 @@ import ast
 import copy
 import dataclasses
 import gc
+import io
 import itertools
 import pickle
 import random
@@ -923,6 +924,67 @@ def test_a_map_only_copy_leaves_out_the_strict_map_and_a_strict_map_brings_the_m
     (tmp_path / "_weakglobals_runtime.py").write_text(old)
     plan = plan_copy(tmp_path / "_weakglobals_runtime.py", ["sets"])
     assert plan.parts == ("core", "maps", "strictmaps", "sets") and "class StrictWeakIdMap(" in plan.text
+
+
+# --- the code the codemod inlines ----------------------------------------------------------------------
+
+RUNTIME_NAMES = ("StrictWeakIdMap", "StrictWeakIdSet", "WeakIdList", "WeakIdMap", "WeakIdSet", "WeakValueMap", "weak_cache", "weak_lru_cache")
+
+
+@pytest.mark.parametrize("names", [[name] for name in RUNTIME_NAMES] + [list(RUNTIME_NAMES)], ids=[*RUNTIME_NAMES, "all"])
+def test_every_inline_block_is_stdlib_only_python39_private_pyflakes_clean_and_runs_alone(names: list[str], tmp_path: Path) -> None:
+    """What a module gets: code of 3.9's syntax importing the standard library only, binding nothing public
+    (a star import of the module exports nothing new), that pyflakes finds nothing in, and that runs as the
+    module's own code (no ``from __future__`` import) without site-packages."""
+    from pyflakes.api import check
+    from pyflakes.reporter import Reporter
+
+    from fixes.inline import END, find_block, inline_code
+
+    code = inline_code(names)
+    tree = ast.parse(code.text, feature_version=(3, 9))
+    imported = {alias.name.split(".")[0] for node in tree.body if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in tree.body if isinstance(node, ast.ImportFrom) and node.module}
+    assert imported <= set(sys.stdlib_module_names), imported
+    bound = {name for node in tree.body for name in _bound_names(node)}
+    assert bound and all(name.startswith("_") for name in bound), sorted(name for name in bound if not name.startswith("_"))
+    assert not any(isinstance(node, ast.AnnAssign) for node in ast.walk(tree)), "an annotation would be evaluated"
+    assert code.text.endswith(END + "\n") and find_block(code.text.splitlines(True)).names == tuple(sorted(names))
+    messages = io.StringIO()
+    assert check(code.text, "block.py", Reporter(messages, messages)) == 0, messages.getvalue()
+    probe = "".join(f"assert isinstance({code.names[name]}, type) or callable({code.names[name]})\n" for name in names)
+    (tmp_path / "fixed.py").write_text(code.text + probe)
+    done = subprocess.run([sys.executable, "-S", "-c", "import fixed"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def _bound_names(node: ast.stmt) -> list[str]:
+    if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [alias.asname or alias.name for alias in node.names]
+    if isinstance(node, ast.Assign):
+        return [name.id for target in node.targets for name in ast.walk(target) if isinstance(name, ast.Name)]
+    return []
+
+
+def test_an_inline_map_frees_a_dropped_key_as_the_modules_own_code(tmp_path: Path) -> None:
+    from fixes.inline import inline_code
+
+    code = inline_code(["WeakIdMap"])
+    script = "class K: pass\nk = K(); m = _WeakIdMap({k: 1}); del k\nimport gc; gc.collect(); print(len(m), type(m).__module__)\n"
+    (tmp_path / "fixed.py").write_text(code.text + script)
+    done = subprocess.run([sys.executable, "-S", "-c", "import fixed"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.stdout == "0 fixed\n", done.stderr
+
+
+def test_a_map_only_fix_adds_at_most_300_lines_vendored_or_inline() -> None:
+    """The size a reviewer reads (the issue's target: 355 vendored before it, 48 in DeepSpeed's own fix)."""
+    from fixes.inline import inline_code
+    from fixes.vendor import vendored_text
+
+    assert vendored_text(["maps"]).count("\n") <= 300
+    assert inline_code(["WeakIdMap"]).text.count("\n") + 2 <= 300  # with a blank line above it and one more below
 
 
 # --- model-based checks ----------------------------------------------------------------------------

@@ -12,7 +12,8 @@ same entries (what the runtime may lack), and nothing else may differ. For ``lru
 cannot be removed, a model of its LRU order (checked against its own ``cache_info``) says which of its
 entries hold a dropped label.
 
-The machines run on the installed runtime and on each part as ``python -m fixes.apply`` vendors it alone.
+The machines run on the installed runtime, on each part as ``python -m fixes.apply`` vendors it alone, and
+on the code it inlines into a module that uses that part's name alone (run as that module's code is run).
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from torch import nn
 
 import flake8_weakglobals.runtime as installed
+from fixes.inline import inline_code
 from fixes.vendor import vendored_text
 
 #: The same runs on every machine and every run: derandomized, no example database to replay from, and no
@@ -91,14 +93,15 @@ class World:
             return ("obj", self.labels[id(value)])
         if isinstance(value, float) and value != value:
             return ("nan",)
-        if isinstance(value, (dict, installed.WeakIdMap)) or type(value).__name__ in ("WeakIdMap", "WeakValueMap"):
+        runtime_class = type(value).__name__.lstrip("_")  # inlined, ``WeakIdMap`` is ``_WeakIdMap``
+        if isinstance(value, (dict, installed.WeakIdMap)) or runtime_class in ("WeakIdMap", "WeakValueMap"):
             factory = getattr(value, "default_factory", None)
             kind = type(value).__name__ if isinstance(value, dict) else ("defaultdict" if factory else "dict")
             return (kind, getattr(factory, "__name__", None), [(self.norm(k), self.norm(v)) for k, v in value.items()])
-        if isinstance(value, (set, frozenset)) or type(value).__name__ in ("WeakIdSet", "StrictWeakIdSet"):
+        if isinstance(value, (set, frozenset)) or runtime_class in ("WeakIdSet", "StrictWeakIdSet"):
             kind = type(value).__name__ if isinstance(value, (set, frozenset)) else "set"
             return (kind, sorted((self.norm(element) for element in value), key=repr))
-        if isinstance(value, (list, tuple)) or type(value).__name__ == "WeakIdList":
+        if isinstance(value, (list, tuple)) or runtime_class == "WeakIdList":
             kind = type(value).__name__ if isinstance(value, (list, tuple)) else "list"
             return (kind, [self.norm(element) for element in value])
         if isinstance(value, (torch.Tensor, nn.Module)):
@@ -690,7 +693,7 @@ def cache_machine(runtime: ModuleType, maxsize: Optional[int], typed: bool, as_m
     return CacheContract
 
 
-# --- the runtimes the machines run on: the installed package, and each part vendored alone
+# --- the runtimes the machines run on: the installed package, each part vendored alone, and each inlined
 
 
 def vendored(part: str, tmp: Path) -> ModuleType:
@@ -704,34 +707,53 @@ def vendored(part: str, tmp: Path) -> ModuleType:
     return module
 
 
+def inlined(name: str) -> ModuleType:
+    """A module holding the block the codemod inlines into a module that uses ``name`` alone, compiled as
+    that module's code is (without this file's ``from __future__ import annotations``), with ``name`` bound
+    to what the fix binds it to (``WeakIdMap`` -> ``_WeakIdMap``)."""
+    code = inline_code([name])
+    module = ModuleType(f"inlined_{name}")
+    sys.modules[module.__name__] = module
+    exec(compile(code.text, module.__name__, "exec", dont_inherit=True), module.__dict__)
+    setattr(module, name, getattr(module, code.names[name]))
+    return module
+
+
+PARTS = {"maps": "WeakIdMap", "values": "WeakValueMap", "sets": "WeakIdSet", "lists": "WeakIdList", "caches": "weak_lru_cache"}
+
+
 @pytest.fixture(scope="module")
 def runtimes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ModuleType]:
     tmp = tmp_path_factory.mktemp("vendored")
-    return {"installed": installed, **{part: vendored(part, tmp) for part in ("maps", "values", "sets", "lists", "caches")}}
+    return {
+        "installed": installed,
+        **{part: vendored(part, tmp) for part in PARTS},
+        **{f"{part} inline": inlined(name) for part, name in PARTS.items()},
+    }
 
 
 def run(machine: type) -> None:
     machine.TestCase("runTest").runTest()
 
 
-@pytest.mark.parametrize("where", ["installed", "maps"])
+@pytest.mark.parametrize("where", ["installed", "maps", "maps inline"])
 @pytest.mark.parametrize("factory", [None, int], ids=["dict", "defaultdict"])
 def test_weak_id_map_keeps_the_dicts_contract(runtimes: dict[str, ModuleType], where: str, factory: Any) -> None:
     run(map_machine(runtimes[where], factory))
 
 
-@pytest.mark.parametrize("where", ["installed", "values"])
+@pytest.mark.parametrize("where", ["installed", "values", "values inline"])
 @pytest.mark.parametrize("factory", [None, int], ids=["dict", "defaultdict"])
 def test_weak_value_map_keeps_the_dicts_contract(runtimes: dict[str, ModuleType], where: str, factory: Any) -> None:
     run(map_machine(runtimes[where], factory, weak_values=True))
 
 
-@pytest.mark.parametrize("where", ["installed", "sets"])
+@pytest.mark.parametrize("where", ["installed", "sets", "sets inline"])
 def test_weak_id_set_keeps_the_sets_contract(runtimes: dict[str, ModuleType], where: str) -> None:
     run(set_machine(runtimes[where]))
 
 
-@pytest.mark.parametrize("where", ["installed", "lists"])
+@pytest.mark.parametrize("where", ["installed", "lists", "lists inline"])
 def test_weak_id_list_keeps_the_lists_contract(runtimes: dict[str, ModuleType], where: str) -> None:
     run(list_machine(runtimes[where]))
 
@@ -757,7 +779,7 @@ def test_a_collected_entry_keeps_its_place_in_a_bounded_lru_order(runtimes: dict
     assert functions["weak"].cache_info()[:3] == functions["lru"].cache_info()[:3]
 
 
-@pytest.mark.parametrize("where", ["installed", "caches"])
+@pytest.mark.parametrize("where", ["installed", "caches", "caches inline"])
 @pytest.mark.parametrize(("maxsize", "typed"), [(None, False), (2, False), (3, True), (0, False)])
 @pytest.mark.parametrize("as_method", [False, True], ids=["function", "method"])
 def test_weak_lru_cache_keeps_lru_caches_contract(
