@@ -24,7 +24,7 @@ from flake8_weakglobals.source.python_files import python_files
 from .atomic import Refused, replace_if_unchanged, write_atomically
 from .job import FileResult, process
 from .parts import parts_for
-from .vendor import VendorConflict, plan_copy
+from .vendor import VendorConflict, plan_copy, vendored_lines
 
 
 def build_parser(prog: str = "weakglobals-fix") -> argparse.ArgumentParser:
@@ -41,7 +41,11 @@ def build_parser(prog: str = "weakglobals-fix") -> argparse.ArgumentParser:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--diff", action="store_true", help="write nothing; print a unified diff")
     mode.add_argument("--check", action="store_true", help="write nothing; exit 1 if anything would change")
-    parser.add_argument("--runtime", choices=RUNTIME_MODES, help="vendor a copy of the runtime (default) or import it")
+    parser.add_argument(
+        "--runtime", choices=RUNTIME_MODES,
+        help="where the fixed code gets the runtime: inline, in each fixed file (default); vendor, a copy in the "
+        "top-level package; import, the installed flake8_weakglobals.runtime",
+    )
     parser.add_argument(
         "--unsafe-fixes", action="store_true",
         help="also make the fixes that may change what the program does (WG008's weak values: a lookup by name "
@@ -95,6 +99,7 @@ class Report:
         self.copies: dict[Path, tuple[frozenset[str], Optional[str]]] = {}  # copy -> (its parts, why it could not be written)
         self.runtime_changes: dict[Path, tuple[str, str, str]] = {}  # dry runs: copy -> (action, old text, new text), shown last
         self.added_lines = 0  # lines the vendored copies add to the project
+        self.inline_lines = 0  # lines the inline runtime adds to the files
 
     def begin(self, total: int) -> None:
         self.progress = Progress(total)
@@ -154,7 +159,9 @@ class Report:
                     return
                 self._count(result)
         fixed = ", ".join(f"{paint(outcome.code, '1')} {outcome.name}" for outcome in result.fixed)
-        self._say(f"{paint(str(result.path), '1')}: {fixed}")
+        inline = f"; the inline runtime {'would add' if self.dry_run else 'adds'} {_lines(result.inline_lines)} " \
+            f"({', '.join(sorted(result.runtime_names))})" if result.inline_lines else ""
+        self._say(f"{paint(str(result.path), '1')}: {fixed}{inline}")
         if not self.arguments.diff:  # a diff printed the proof before the file's patch
             for line in _proof_lines(result):
                 self._say(f"  {line}")
@@ -170,6 +177,7 @@ class Report:
     def _count(self, result: FileResult) -> None:
         self.changed += 1
         self.fixes += len(result.fixed)
+        self.inline_lines += result.inline_lines
 
     def _runtime_copy(self, destination: Path, names: frozenset[str]) -> Optional[str]:
         """Write (or, dry, show) the vendored copy before the first file that imports it, and again when a
@@ -204,7 +212,7 @@ class Report:
         except OSError as error:
             return f"cannot write the runtime copy {shown}: {error.strerror or error}"
         self.added_lines += plan.added_lines
-        self._say(f"{shown}: {plan.action}d the vendored runtime ({_lines(plan.text)}: {', '.join(plan.parts)})")
+        self._say(f"{shown}: {plan.action}d the vendored runtime ({_lines(vendored_lines(plan.text))}: {', '.join(plan.parts)})")
         return None
 
     def _show_runtime_changes(self) -> None:
@@ -216,7 +224,7 @@ class Report:
             if self.arguments.diff:
                 self._diff(shown, old, new, created=action == "create")
             self.added_lines += new.count("\n") - old.count("\n")
-            self._say(f"{shown}: would {action} the vendored runtime ({_lines(new)})")
+            self._say(f"{shown}: would {action} the vendored runtime ({_lines(vendored_lines(new))})")
         self.runtime_changes.clear()
 
     def _diff(self, shown: str, old: str, new: str, created: bool = False) -> None:
@@ -233,8 +241,9 @@ class Report:
         verb = "would fix" if self.dry_run else "fixed"
         fixes, changed = self.fixes, self.changed
         parts = [f"{verb} {fixes} container{'s' * (fixes != 1)} in {changed} file{'s' * (changed != 1)}"]
-        if self.added_lines:
-            parts.append(f"the vendored runtime {'would add' if self.dry_run else 'adds'} {self.added_lines} lines")
+        for kind, lines in (("inline", self.inline_lines), ("vendored", self.added_lines)):
+            if lines:
+                parts.append(f"the {kind} runtime {'would add' if self.dry_run else 'adds'} {_lines(lines)}")
         if self.left:
             parts.append(f"{self.left} left to fix by hand")
         if self.errors:
@@ -265,8 +274,7 @@ def _proof_lines(result: FileResult) -> list[str]:
     return lines
 
 
-def _lines(text: str) -> str:
-    count = text.count("\n")
+def _lines(count: int) -> str:
     return f"{count} line{'s' * (count != 1)}"
 
 

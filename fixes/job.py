@@ -24,8 +24,11 @@ from flake8_weakglobals.rules.codes import UNSAFE_FIX_CODES, UNSAFE_FIX_REASONS
 from flake8_weakglobals.rules.findings import Finding
 from flake8_weakglobals.source import parse_once
 
+from .inline import BlockEdit, InlineError
+from .lines import lines_of
 from .outside import refuse_used_elsewhere
-from .vendor import Unresolvable, existing_location, runtime_location
+from .placement import existing_runtime_import, place
+from .vendor import Unresolvable
 
 
 @dataclass(frozen=True)
@@ -38,7 +41,8 @@ class FileResult:
     encoding: str = "utf-8"
     digest: bytes = b""  # of the bytes the rewrite was computed from
     runtime_copy: Optional[Path] = None
-    runtime_names: frozenset[str] = frozenset()  # what the rewritten file imports from the runtime
+    runtime_names: frozenset[str] = frozenset()  # what the rewritten file takes from the runtime
+    inline_lines: int = 0  # what the inline runtime adds to the file (its block, written or grown)
     error: Optional[str] = None
     error_line: int = 1
 
@@ -89,17 +93,19 @@ def _process(path: Path, settings: Settings) -> FileResult:
         left = tuple(sorted((*left, *used_elsewhere), key=lambda finding: (finding.line, finding.col)))
     if not fixable:
         return FileResult(path, left=left)
-    from .rewrite import RewriteError, existing_runtime_import, rewrite  # libcst loads only for files that need it
+    from .rewrite import RewriteError, rewrite  # libcst loads only for files that need it
 
-    existing = existing_runtime_import(checked.tree)
-    try:
-        runtime = existing_location(path, existing.module or "") if existing else runtime_location(path, settings.runtime)
-    except Unresolvable as error:
-        return FileResult(path, left=left, error=f"left unchanged: {error}", error_line=fixable[0].line)
     names = {name for finding in fixable for name in finding.runtime_names}
-    names |= {alias.name for alias in existing.names} if existing else set()
+    first_edit = min((edit.span.line for finding in fixable for edit in finding.edits), default=fixable[0].line)
     try:
-        new_text = rewrite(checked.source.text, checked.tree, fixable, runtime.module, runtime.both_ways)
+        runtime = place(path, checked.tree, lines_of(checked.source.text), names, first_edit, settings.runtime)
+    except (Unresolvable, InlineError) as error:
+        return FileResult(path, left=left, error=f"left unchanged: {error}", error_line=fixable[0].line)
+    existing = existing_runtime_import(checked.tree)
+    names |= {alias.name for alias in existing.names} if existing else set()
+    inline = runtime if isinstance(runtime, BlockEdit) else None
+    try:
+        new_text = rewrite(checked.source.text, checked.tree, fixable, runtime)
         _verify(path, checked.tree, new_text, settings)
     except (RewriteError, VerificationError) as error:
         return FileResult(path, left=left, error=f"left unchanged: {error}", error_line=fixable[0].line)
@@ -111,8 +117,9 @@ def _process(path: Path, settings: Settings) -> FileResult:
         new_text=new_text,
         encoding=checked.source.encoding,
         digest=checked.source.digest,
-        runtime_copy=runtime.copy,
-        runtime_names=frozenset(names),
+        runtime_copy=None if isinstance(runtime, BlockEdit) else runtime.copy,
+        runtime_names=frozenset(inline.holds if inline else names),
+        inline_lines=inline.added if inline else 0,
     )
 
 

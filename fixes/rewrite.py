@@ -23,9 +23,12 @@ import libcst as cst
 from libcst.metadata import CodePosition, MetadataWrapper, PositionProvider
 
 from flake8_weakglobals.rules.findings import Edit, EditKind, Finding, Span
-from flake8_weakglobals.syntax.qualified_names import is_our_runtime
-from .vendor import VENDORED_MODULE
 from flake8_weakglobals.syntax.scopes import first_line
+
+from .inline import BlockEdit
+from .lines import lines_of, newline_of
+from .placement import Placement, existing_runtime_import, runtime_position
+from .vendor import VENDORED_MODULE
 
 _NODE_TYPES: dict[EditKind, tuple[type, ...]] = {
     EditKind.WRAP: (cst.Dict, cst.DictComp, cst.Set, cst.SetComp, cst.List, cst.ListComp),
@@ -35,7 +38,6 @@ _NODE_TYPES: dict[EditKind, tuple[type, ...]] = {
     EditKind.RENAME_GENERIC: (cst.Name, cst.Attribute),
 }
 _ATOMS = (cst.Name, cst.Attribute, cst.Subscript, cst.Call, cst.SimpleString, cst.Integer)
-_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+$")  # the tokenizer's lines (not str.splitlines')
 _ENDINGS = ("\n", "\r")
 #: The container type named by a ``# type:`` comment: ``# type: set``, ``# type: Dict[nn.Module, str]``.
 _TYPE_COMMENT = re.compile(
@@ -60,18 +62,18 @@ class _Chunk:
     extend: list[tuple[str, str]] = field(default_factory=list)  # (name, local name) to add to the runtime import here
 
 
-def rewrite(source: str, tree: ast.Module, findings: Sequence[Finding], runtime_module: str, both_ways: bool = False) -> str:
-    """``source`` (parsed as ``tree``) with every edit of ``findings`` applied and the runtime imported from
-    ``runtime_module``; with ``both_ways``, relatively, and by its bare name if that fails (the file is
-    imported both as a package's module and with its own directory on ``sys.path``)."""
-    lines = _LINE.findall(source)
+def rewrite(source: str, tree: ast.Module, findings: Sequence[Finding], runtime: Placement) -> str:
+    """``source`` (parsed as ``tree``) with every edit of ``findings`` applied, and the runtime they use where
+    ``runtime`` puts it: the inline block (``BlockEdit``), or an import of ``runtime.module`` (with
+    ``both_ways``, relative, and by its bare name if that fails: the file is imported both as a package's
+    module and with its own directory on ``sys.path``), one line of its own or added to the file's import of ours."""
+    lines = lines_of(source)
     needed = sorted({name for finding in findings for name in finding.runtime_names})
     bound = _imported_names(tree)
-    runtime_import = existing_runtime_import(tree)
+    runtime_import = None if isinstance(runtime, BlockEdit) else existing_runtime_import(tree)
     holder = _holding_statement(tree, runtime_import)
-    local = local_runtime_names(runtime_import)
-    if runtime_import is not None:
-        runtime_module = runtime_import.module  # type: ignore[assignment]  # one import of ours, not two
+    local = dict(runtime.names) if isinstance(runtime, BlockEdit) else local_runtime_names(runtime_import)
+    runtime_module = "" if isinstance(runtime, BlockEdit) else runtime_import.module if runtime_import else runtime.module
     missing = [name for name in needed if name not in local]
     local.update((name, private_name(name)) for name in missing)
     edits = [_named_locally(edit, local) for finding in findings for edit in finding.edits]
@@ -87,17 +89,23 @@ def rewrite(source: str, tree: ast.Module, findings: Sequence[Finding], runtime_
     for chunk in chunks:
         chunk.drop = unused & {name for s in chunk.statements for name in _names_bound_by_import(s, nested=True)}
         chunk.extend = [(name, local[name]) for name in missing] if holder in chunk.statements else []
-    position = _import_position(tree, min(edit.span.line for edit in edits)) if missing and not runtime_import else None
-    new_import = _import_text(runtime_module, [(name, local[name]) for name in missing], both_ways, _newline(lines))
-    for chunk in reversed(chunks):  # bottom up, so the line numbers of what is above stay valid
-        if position is not None and chunk.last <= position:
-            lines.insert(position, new_import)
-            position = None
-        if chunk.edits or chunk.drop or chunk.extend:
-            text = _rewrite_chunk("".join(lines[chunk.first - 1 : chunk.last]), chunk, runtime_module)
-            _replace_lines(lines, chunk.first, chunk.last, text)
-    if position is not None:
-        lines.insert(position, new_import)
+    # What changes, as (first line, order, last line, new text): line numbers of the file as it is; applied
+    # bottom up, so those above stay valid, and a chunk before what is inserted above its first line.
+    splices = [
+        (chunk.first, 1, chunk.last, _rewrite_chunk("".join(lines[chunk.first - 1 : chunk.last]), chunk, runtime_module))
+        for chunk in chunks if chunk.edits or chunk.drop or chunk.extend
+    ]
+    if missing and runtime_import is None:
+        assert not isinstance(runtime, BlockEdit), f"not in the inline runtime: {', '.join(missing)}"
+        position = runtime_position(tree, min(edit.span.line for edit in edits))
+        imported = [(name, local[name]) for name in missing]
+        splices.append((position + 1, 0, position, _import_text(runtime_module, imported, runtime.both_ways, newline_of(lines))))
+    if isinstance(runtime, BlockEdit) and runtime.remove is not None:
+        splices.append((runtime.remove[0] + 1, 1, runtime.remove[1], ""))
+    if isinstance(runtime, BlockEdit) and runtime.lines:
+        splices.append((runtime.insert + 1, 0, runtime.insert, "".join(runtime.lines)))
+    for first, _, last, text in sorted(splices, key=lambda splice: splice[:2], reverse=True):
+        _replace_lines(lines, first, last, text)
     return "".join(lines)
 
 
@@ -172,7 +180,7 @@ def _rewrite_chunk(text: str, chunk: _Chunk, runtime_module: str) -> str:
 
 def _rewrite_parsed_chunk(text: str, chunk: _Chunk, runtime_module: str) -> str:
     shift = chunk.first - 1
-    chunk_lines = _LINE.findall(text)
+    chunk_lines = lines_of(text)
     wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
     applier = _ApplyEdits({_character_span(edit.span, shift, chunk_lines): edit for edit in chunk.edits})
     module = wrapper.visit(applier)
@@ -186,9 +194,10 @@ def _rewrite_parsed_chunk(text: str, chunk: _Chunk, runtime_module: str) -> str:
 
 
 def _replace_lines(lines: list[str], first: int, last: int, text: str) -> None:
-    """Put ``text`` in place of lines ``first``..``last``. A statement removed whole takes with it a blank
-    line it would leave at the top of the file or doubled; comments around it are never touched."""
-    lines[first - 1 : last] = _LINE.findall(text)
+    """Put ``text`` in place of lines ``first``..``last`` (before line ``first`` when ``last`` is above it). A
+    statement removed whole takes with it a blank line it would leave at the top of the file or doubled;
+    comments around it are never touched."""
+    lines[first - 1 : last] = lines_of(text)
     if text:
         return
     above_is_blank = first == 1 or not lines[first - 2].strip()
@@ -331,51 +340,6 @@ def _names_bound_by_import(statement: ast.stmt, nested: bool = False) -> list[st
 
 def _imported_names(tree: ast.Module) -> set[str]:
     return {name for statement in tree.body for name in _names_bound_by_import(statement)}
-
-
-def existing_runtime_import(tree: ast.Module) -> Optional[ast.ImportFrom]:
-    """An existing top-level import from our runtime (installed or vendored) to extend, rather than adding a
-    second line: a file that imports ``flake8_weakglobals.runtime`` keeps importing from there."""
-    for statement in tree.body:
-        if isinstance(statement, ast.ImportFrom) and not statement.level and is_our_runtime(statement.module or ""):
-            return statement
-        if _two_way_import(statement):
-            return statement.body[0]  # type: ignore[attr-defined,return-value]
-    return None
-
-
-def _two_way_import(statement: ast.stmt) -> bool:
-    """``try: from ._weakglobals_runtime import ...`` / ``except ImportError: from _weakglobals_runtime
-    import ...``, the import of a file imported both as a package's module and by its bare name."""
-    if not (isinstance(statement, ast.Try) and len(statement.body) == 1 and len(statement.handlers) == 1):
-        return False
-    first, handler = statement.body[0], statement.handlers[0]
-    return (
-        isinstance(first, ast.ImportFrom) and first.level == 1 and first.module == VENDORED_MODULE
-        and isinstance(handler.type, ast.Name) and handler.type.id == "ImportError" and len(handler.body) == 1
-        and isinstance(handler.body[0], ast.ImportFrom) and not handler.body[0].level
-        and handler.body[0].module == VENDORED_MODULE
-    )
-
-
-def _import_position(tree: ast.Module, first_edit: int) -> int:
-    """The line after which the runtime import goes: the last top-level import before the first rewritten
-    statement, else the docstring, else just before the first statement (after a shebang, a coding cookie
-    and header comments)."""
-    body = tree.body
-    docstring = body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)
-    position = body[0].end_lineno if docstring else first_line(body[0]) - 1
-    for statement in body:
-        if (statement.end_lineno or statement.lineno) >= first_edit:
-            break
-        if isinstance(statement, (ast.Import, ast.ImportFrom)):
-            position = statement.end_lineno  # type: ignore[assignment]
-    return position  # type: ignore[return-value]
-
-
-def _newline(lines: list[str]) -> str:
-    ending = next((line for line in lines if line.endswith(("\n", "\r"))), "\n")
-    return "\r\n" if ending.endswith("\r\n") else "\r" if ending.endswith("\r") else "\n"
 
 
 def _bound_name(alias: cst.ImportAlias) -> str:

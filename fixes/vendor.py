@@ -1,6 +1,6 @@
 """Where the rewritten code imports the runtime from, and the vendored copy that makes it self-contained.
 
-``--runtime vendor`` (the default) copies the parts of ``flake8_weakglobals/runtime/`` that the fixed files use
+``--runtime vendor`` (the default is ``inline``: ``fixes/inline.py``) copies the parts of ``flake8_weakglobals/runtime/`` that the fixed files use
 into the top-level package of each rewritten file as one ``_weakglobals_runtime.py``, with a header naming the tool, its version and
 licence, and the file imports it from there. The import must resolve the way the code is imported, so the
 package is the one seen from the file's import root, the directory Python has on ``sys.path`` when the code

@@ -2,7 +2,8 @@
 
 The printed diff is applied with the real ``git apply`` (and ``patch -p1`` where installed) to one copy of
 a project; the same project is fixed for real in another; the two trees must be byte for byte the same.
-With ``-q`` the diff is all that is printed, and it still applies.
+With ``-q`` the diff is all that is printed, and it still applies. Both with the runtime inline (the
+default: each file's patch holds its block, CRLF lines in a CRLF file) and with ``--runtime vendor``.
 """
 from __future__ import annotations
 
@@ -51,11 +52,21 @@ def fix(*arguments: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
                           env={**os.environ, "NO_COLOR": "1"})
 
 
+#: ``--runtime`` as each run gives it: the default (inline), and vendor.
+MODES = {"inline": (), "vendor": ("--runtime", "vendor")}
+USERS_FILES = ["nspkg/sub/c.py", "pkg/a.py", "pkg/b.py", "scripts/run.py"]
+
+
+@pytest.fixture(scope="module", params=MODES)
+def mode(request: pytest.FixtureRequest) -> tuple[str, ...]:
+    return MODES[request.param]
+
+
 @pytest.fixture(scope="module")
-def fixed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+def fixed(tmp_path_factory: pytest.TempPathFactory, mode: tuple[str, ...]) -> dict[str, bytes]:
     """The tree a real run writes."""
     root = make(tmp_path_factory.mktemp("real"))
-    done = fix(".", cwd=root)
+    done = fix(*mode, ".", cwd=root)
     assert done.returncode == 0, done.stdout + done.stderr
     return tree(root)
 
@@ -65,22 +76,28 @@ def headers(diff: str) -> list[str]:
 
 
 @pytest.mark.parametrize("quiet", [False, True], ids=["default", "-q"])
-def test_the_diff_shows_the_users_files_first_and_applies_with_git_apply(quiet: bool, tmp_path: Path, fixed: dict[str, bytes]) -> None:
+def test_the_diff_shows_the_users_files_first_and_applies_with_git_apply(
+    quiet: bool, tmp_path: Path, mode: tuple[str, ...], fixed: dict[str, bytes]
+) -> None:
     require(shutil.which("git") is not None, "git")
     root = make(tmp_path)
     original = tree(root)
-    done = fix("--diff", *(["-q"] if quiet else []), ".", cwd=root)
+    done = fix(*mode, "--diff", *(["-q"] if quiet else []), ".", cwd=root)
     assert done.returncode == 1 and done.stderr == b"", done.stderr
     assert tree(root) == original, "--diff writes nothing"
     diff = done.stdout.decode()
-    assert headers(diff) == ["nspkg/sub/c.py", "pkg/a.py", "pkg/b.py", "scripts/run.py",
-                                    "nspkg/_weakglobals_runtime.py", "pkg/_weakglobals_runtime.py", "scripts/_weakglobals_runtime.py"]
+    copies = [] if not mode else ["nspkg/_weakglobals_runtime.py", "pkg/_weakglobals_runtime.py", "scripts/_weakglobals_runtime.py"]
+    assert headers(diff) == USERS_FILES + copies
     # each file's patch comes after the proof of its fixes, as ``#`` lines that git apply and patch skip
     proof = diff.partition("--- a/nspkg/sub/c.py\n")[0].splitlines()
     assert proof[0].startswith("# nspkg/sub/c.py:") and proof[0].endswith("is rewritten because:"), proof
     assert all(line.startswith(("#   owner, ", "#   use, ")) for line in proof[1:]) and len(proof) > 2, proof
     if quiet:
         assert diff.startswith("# nspkg/sub/c.py:") and "would fix" not in diff
+    elif not mode:
+        each = [int(lines) for lines in re.findall(r"^\S+: WG001 names; the inline runtime would add (\d+) lines \(WeakIdMap\)$", diff, re.M)]
+        assert len(each) == 4 and all(lines <= 300 for lines in each), each
+        assert diff.endswith(f"would fix 4 containers in 4 files; the inline runtime would add {sum(each)} lines; 6 files checked\n")
     else:
         copy = vendored_text(["maps"])
         assert diff.endswith(f"scripts/_weakglobals_runtime.py: would create the vendored runtime ({copy.count(chr(10))} lines)\n"
@@ -92,10 +109,10 @@ def test_the_diff_shows_the_users_files_first_and_applies_with_git_apply(quiet: 
     assert tree(root) == fixed
 
 
-def test_the_diff_applies_with_patch(tmp_path: Path, fixed: dict[str, bytes]) -> None:
+def test_the_diff_applies_with_patch(tmp_path: Path, mode: tuple[str, ...], fixed: dict[str, bytes]) -> None:
     require(shutil.which("patch") is not None, "patch")
     root = make(tmp_path)
-    done = fix("--diff", "-q", ".", cwd=root)
+    done = fix(*mode, "--diff", "-q", ".", cwd=root)
     assert (done.returncode, done.stderr) == (1, b""), done.stderr
     applied = subprocess.run(["patch", "-p1", "--quiet", "--binary"], input=done.stdout, capture_output=True, cwd=root)
     assert applied.returncode == 0, applied.stdout + applied.stderr

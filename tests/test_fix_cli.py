@@ -121,11 +121,28 @@ def test_settings_from_pyproject_and_their_errors(tmp_path: Path) -> None:
 # --- where the runtime comes from ----------------------------------------------------------------------
 
 
-def test_vendor_mode_copies_the_runtime_into_the_top_package_and_runs_without_us(tmp_path: Path) -> None:
+def test_inline_mode_the_default_puts_the_runtime_into_each_fixed_file_and_runs_without_us(tmp_path: Path) -> None:
     write(tmp_path / "pkg" / "__init__.py", "")
     write(tmp_path / "pkg" / "sub" / "__init__.py", "")
     module = write(tmp_path / "pkg" / "sub" / "mod.py", PORTABLE)
     done = fix("pkg", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "pkg/sub/mod.py: WG001 names; the inline runtime adds " in done.stdout
+    text = module.read_text()
+    assert "flake8_weakglobals" not in text.replace("# --- flake8-weakglobals", "").replace("flake8_weakglobals/runtime/", "")
+    assert "class _WeakIdMap(" in text and "\nnames = _WeakIdMap()\n" in text and not list(tmp_path.rglob("_weakglobals_runtime.py"))
+    script = "import gc, pkg.sub.mod as m\nclass M: pass\nx = M(); m.add(x); print(len(m.names)); del x; gc.collect(); print(len(m.names))"
+    ran = subprocess.run([sys.executable, "-S", "-E", "-c", script], capture_output=True, text=True, cwd=tmp_path)
+    assert ran.stdout.split() == ["1", "0"], ran.stderr
+    again = fix("pkg", cwd=tmp_path)
+    assert (again.returncode, again.stdout) == (0, "fixed 0 containers in 0 files; 3 files checked\n") and module.read_text() == text
+
+
+def test_vendor_mode_copies_the_runtime_into_the_top_package_and_runs_without_us(tmp_path: Path) -> None:
+    write(tmp_path / "pkg" / "__init__.py", "")
+    write(tmp_path / "pkg" / "sub" / "__init__.py", "")
+    module = write(tmp_path / "pkg" / "sub" / "mod.py", PORTABLE)
+    done = fix("--runtime", "vendor", "pkg", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     copy = tmp_path / "pkg" / "_weakglobals_runtime.py"
     header = copy.read_text().splitlines()[0]
@@ -137,7 +154,7 @@ def test_vendor_mode_copies_the_runtime_into_the_top_package_and_runs_without_us
 
     before = copy.stat()
     write(tmp_path / "pkg" / "other.py", PORTABLE)
-    assert fix("pkg", cwd=tmp_path).returncode == 0
+    assert fix("--runtime", "vendor", "pkg", cwd=tmp_path).returncode == 0
     assert (copy.stat().st_ino, copy.stat().st_mtime_ns) == (before.st_ino, before.st_mtime_ns), "identical copy left alone"
     assert "from pkg._weakglobals_runtime import WeakIdMap" in (tmp_path / "pkg" / "other.py").read_text()
 
@@ -146,13 +163,13 @@ def test_an_older_copy_is_updated_and_a_foreign_file_is_never_overwritten(tmp_pa
     write(tmp_path / "pkg" / "__init__.py", "")
     copy = write(tmp_path / "pkg" / "_weakglobals_runtime.py", "# Vendored by flake8-weakglobals 0.0.1 (MIT licence)\nold\n")
     write(tmp_path / "pkg" / "a.py", PORTABLE)
-    done = fix("pkg", cwd=tmp_path)
+    done = fix("--runtime", "vendor", "pkg", cwd=tmp_path)
     assert done.returncode == 0 and "pkg/_weakglobals_runtime.py: updated the vendored runtime" in done.stdout
     assert "class WeakIdMap" in copy.read_text()
 
     copy.write_text("# the user's own module\n")
     module = write(tmp_path / "pkg" / "b.py", PORTABLE)
-    done = fix("pkg", cwd=tmp_path)
+    done = fix("--runtime", "vendor", "pkg", cwd=tmp_path)
     assert done.returncode == 2
     assert "was not written by flake8-weakglobals" in done.stderr and module.read_text() == PORTABLE
     assert copy.read_text() == "# the user's own module\n"
@@ -160,7 +177,7 @@ def test_an_older_copy_is_updated_and_a_foreign_file_is_never_overwritten(tmp_pa
 
 def test_a_script_outside_any_package_gets_the_copy_beside_it(tmp_path: Path) -> None:
     module = write(tmp_path / "scripts" / "tool.py", PORTABLE + '\n\nif __name__ == "__main__":\n    module = nn.Module()\n    add(module)\n')
-    assert fix("scripts/tool.py", cwd=tmp_path).returncode == 0
+    assert fix("--runtime", "vendor", "scripts/tool.py", cwd=tmp_path).returncode == 0
     assert (tmp_path / "scripts" / "_weakglobals_runtime.py").exists()
     assert "from _weakglobals_runtime import WeakIdMap as _WeakIdMap\n" in module.read_text()
 
@@ -231,7 +248,8 @@ def test_the_whole_deepspeed_package_is_fixed_and_still_imports(deepspeed_copy: 
     assert ran.returncode == 0, ran.stderr
     imported_from, modules = ran.stdout.splitlines()[-2:]
     assert imported_from == str(deepspeed_copy / "deepspeed" / "__init__.py")
-    assert modules == "deepspeed._weakglobals_runtime builtins"  # the registry is emptied beside it: left as is
+    assert modules == "deepspeed.utils.debug builtins"  # the map is inline; the registry is emptied beside it: left as is
+    assert not list((deepspeed_copy / "deepspeed").rglob("_weakglobals_runtime.py"))
 
     snapshot = {path: path.read_bytes() for path in (deepspeed_copy / "deepspeed").rglob("*.py")}
     again = fix("deepspeed", cwd=deepspeed_copy)

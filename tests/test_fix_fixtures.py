@@ -12,6 +12,7 @@ import pytest
 from conftest import HERE, pyflakes_messages
 from fixes.job import process
 from fixes.rewrite import rewrite
+from fixes.vendor import RuntimeLocation
 from flake8_weakglobals.frontends.config import Settings
 from flake8_weakglobals.rules.findings import EditKind, Span
 
@@ -19,7 +20,7 @@ PAIRS = sorted((HERE / "fixtures" / "fix").glob("*.in.py"))
 #: A fixed import line, wherever the test runs; the pairs show every edit, the unsafe fixes' too (that they
 #: are left by default is test_fix_cli's).
 IMPORT_MODE = Settings(runtime="import", unsafe_fixes=True)
-RUNTIME = "flake8_weakglobals.runtime"  # the module IMPORT_MODE imports the runtime from
+RUNTIME = RuntimeLocation("flake8_weakglobals.runtime", None)  # where IMPORT_MODE imports the runtime from
 
 
 @pytest.mark.parametrize("before", PAIRS, ids=lambda path: path.name.removesuffix(".in.py"))

@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, event, example, given, reject, settings
 from hypothesis import strategies as st
 
 from fixes.rewrite import rewrite
+from fixes.vendor import RuntimeLocation
 from flake8_weakglobals.rules.analyze_module import analyze
 from flake8_weakglobals.frontends.check_one_file import reportable
 from flake8_weakglobals.frontends.config import Settings
@@ -40,7 +41,7 @@ from programs import (
     runnable_program, runnable_programs,
 )
 
-RUNTIME = "flake8_weakglobals.runtime"
+RUNTIME = RuntimeLocation("flake8_weakglobals.runtime", None)
 #: The same programs on every run and machine: derandomized, and no example database to replay from (each
 #: test also suppresses at least the health check that times how long drawing took).
 DETERMINISTIC = settings(derandomize=True, database=None, deadline=None)

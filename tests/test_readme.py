@@ -43,6 +43,7 @@ RUNS: dict[tuple[str, str, str], str] = {
     ("docs/census.md", "text", ""): "test_readme::test_census_transcripts_are_what_the_census_prints",
     ("docs/codemod.md", "python", "try:"): "test_readme::test_the_import_that_tries_both_ways_is_what_the_codemod_writes",
     ("docs/codemod.md", "text", "deepspeed/"): "test_fix_cli::test_the_whole_deepspeed_package_is_fixed_and_still_imports",
+    ("docs/codemod.md", "text", "# --- flake8-weakglobals "): "test_readme::test_the_inline_blocks_first_lines_are_what_the_codemod_writes",
     ("docs/runtime.md", "pycon", ">>> "): "test_readme::test_the_runtime_pages_session_prints_what_it_shows",
     ("docs/accuracy.md", "bash", "python benchmarks/sweep.py "): "test_readme::test_the_sweep_rescore_without_the_trees_says_how_to_fetch_them",
     ("docs/architecture.md", "text", "flake8_weakglobals/ "): "test_readme::test_the_architecture_tree_is_the_packages_layers",
@@ -247,13 +248,22 @@ def test_census_transcripts_are_what_the_census_prints(transcript: str, tmp_path
     ({"tests/test_x.py": PINNING}, "tests/test_x.py"),  # a test file in a directory without __init__.py
 ], ids=["script-in-package", "test-file"])
 def test_the_import_that_tries_both_ways_is_what_the_codemod_writes(files: dict[str, str], fixed: str, tmp_path: Path) -> None:
-    """docs/codemod.md's ``try``/``except ImportError`` import is what ``python -m fixes.apply`` writes, character
-    for character, into each kind of file the page says is run both ways (its table's last two rows)."""
+    """docs/codemod.md's ``try``/``except ImportError`` import is what ``python -m fixes.apply --runtime vendor``
+    writes, character for character, into each kind of file the page says is run both ways (its table's last
+    two rows)."""
     shim = block("docs/codemod.md", "python", "try:")
-    done = shell(f"python -m fixes.apply {Path(fixed).parent}", write(tmp_path, files))
+    done = shell(f"python -m fixes.apply --runtime vendor {Path(fixed).parent}", write(tmp_path, files))
     assert done.returncode == 0, done.stdout + done.stderr
     head = "from torch import nn\n"
     assert (tmp_path / fixed).read_text() == files[fixed].replace(head, head + shim, 1).replace("names = {}", "names = _WeakIdMap()")
+
+
+def test_the_inline_blocks_first_lines_are_what_the_codemod_writes(tmp_path: Path) -> None:
+    """docs/codemod.md's two marker lines open the block ``python -m fixes.apply`` writes into a fixed module, as shown."""
+    shown = block("docs/codemod.md", "text", "# --- flake8-weakglobals ")
+    done = shell("python -m fixes.apply pins.py", write(tmp_path, {"pins.py": PINNING}))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert shown in (tmp_path / "pins.py").read_text()
 
 
 def test_the_runtime_pages_session_prints_what_it_shows() -> None:

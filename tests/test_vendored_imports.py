@@ -1,4 +1,5 @@
-"""The vendored runtime's import resolves the way the code is imported, in every layout: differential runs.
+"""With ``--runtime vendor``, the vendored runtime's import resolves the way the code is imported, in every
+layout it can: differential runs. (The default, the runtime inline, is run over layouts in ``test_inline_layouts.py``.)
 
 For each layout the same command runs in a fresh interpreter before and after ``python -m fixes.apply``
 (``-S -E``: no site-packages, so neither torch nor this package can be imported: the vendored copy must be).
@@ -94,8 +95,9 @@ def python(arguments: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def fix(arguments: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "fixes.apply", *arguments], capture_output=True, text=True, cwd=cwd,
-                          env={**os.environ, "NO_COLOR": "1"})
+    """``python -m fixes.apply --runtime vendor ARGUMENTS``: this file is about the vendored copy's import."""
+    return subprocess.run([sys.executable, "-m", "fixes.apply", "--runtime", "vendor", *arguments], capture_output=True,
+                          text=True, cwd=cwd, env={**os.environ, "NO_COLOR": "1"})
 
 
 def build(root: Path, files: dict[str, str]) -> None:

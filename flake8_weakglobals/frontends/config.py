@@ -31,7 +31,7 @@ from ..source.python_files import Excludes, exclude_patterns
 
 _QUALIFIED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _CODE_PREFIX = re.compile(r"WG\d{0,3}")
-RUNTIME_MODES = ("vendor", "import")
+RUNTIME_MODES = ("inline", "vendor", "import")
 
 
 class ConfigError(ValueError):
@@ -71,7 +71,7 @@ class Settings:
     extend_select: frozenset[str] = frozenset()  # added to ``select`` (or to the defaults)
     ignore: frozenset[str] = frozenset()
     exclude: Excludes = Excludes()
-    runtime: str = "vendor"
+    runtime: str = "inline"
     #: The codemod also makes the fixes it cannot prove keep the program's behaviour (``UNSAFE_FIX_CODES``),
     #: as ruff's ``--unsafe-fixes`` does; off unless asked for.
     unsafe_fixes: bool = False
@@ -164,7 +164,7 @@ def settings_from_table(table: dict[str, Any], path: Path) -> Settings:
                 raise ConfigError(f"{where} {key} must be an array of strings; item {index + 1} is {toml_type(item)}")
         return value
 
-    runtime = table.get("runtime", "vendor")
+    runtime = table.get("runtime", "inline")
     if runtime not in RUNTIME_MODES or not isinstance(runtime, str):
         shown = repr(runtime) if isinstance(runtime, str) else toml_type(runtime)
         raise ConfigError(f"{where} runtime must be one of {', '.join(map(repr, RUNTIME_MODES))}, not {shown}")
