@@ -11,6 +11,7 @@ import io
 import itertools
 import pickle
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -985,6 +986,22 @@ def test_a_map_only_fix_adds_at_most_300_lines_vendored_or_inline() -> None:
 
     assert vendored_text(["maps"]).count("\n") <= 300
     assert inline_code(["WeakIdMap"]).text.count("\n") + 2 <= 300  # with a blank line above it and one more below
+
+
+def test_the_codemod_pages_size_table_is_what_the_code_measures() -> None:
+    """docs/codemod.md's table of inline and vendored sizes, row by row, counted again from the code."""
+    from fixes.inline import inline_code
+    from fixes.parts import part_names, parts_for
+    from fixes.vendor import vendored_text
+
+    page = (Path(__file__).parent.parent / "docs" / "codemod.md").read_text()
+    rows = re.findall(r"^\| (`(\w+)` only|`(\w+)`|everything) \| ([\d,]+)[^|]* \| ([\d,]+) \|$", page, flags=re.MULTILINE)
+    assert len(rows) == 7, rows
+    everything = sorted({name for names in part_names().values() for name in names})
+    for _, only, one, inline, vendored in rows:
+        names = [only or one] if only or one else everything
+        measured = (inline_code(names).text.count("\n"), vendored_text(parts_for(names)).count("\n"))
+        assert measured == (int(inline.replace(",", "")), int(vendored.replace(",", ""))), (names, measured)
 
 
 # --- model-based checks ----------------------------------------------------------------------------
