@@ -59,7 +59,7 @@ def test_weakglobals_fix_works_beside_a_users_own_fixes_package(environment: Pat
                            capture_output=True, text=True, cwd=environment)
     assert where.stdout.startswith(str(environment / "lib")), "the non-editable copy, not the working tree"
 
-    done = subprocess.run([str(environment / "bin" / "weakglobals-fix"), "."], capture_output=True, text=True, cwd=tmp_path)
+    done = subprocess.run([str(environment / "bin" / "weakglobals-fix"), "--runtime", "vendor", "."], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     created, fixed = done.stdout.splitlines()[:2]
     assert created.startswith("_weakglobals_runtime.py: created the vendored runtime (") and fixed == "pins.py: WG001 names"

@@ -137,7 +137,7 @@ def running(
 
 
 def fixing(root: Path, jobs: int, environment: Optional[dict[str, str]] = None) -> contextlib.AbstractContextManager[Run]:
-    return running(["-m", "fixes.apply", "--jobs", str(jobs), "pkg"], root, environment)
+    return running(["-m", "fixes.apply", "--runtime", "vendor", "--jobs", str(jobs), "pkg"], root, environment)
 
 
 def rewritten_first(run: Run, sources: dict[Path, str]) -> None:
@@ -200,7 +200,7 @@ def test_an_interrupted_run_leaves_every_file_old_or_new(tmp_path: Path, how: si
         checked, total, changed = map(int, said.groups())
         assert (total, changed) == (FILES + 1, len(rewritten)) and checked > changed  # __init__.py has nothing to fix
 
-    finish = subprocess.run([sys.executable, "-m", "fixes.apply", "-q", "pkg"], cwd=tmp_path, capture_output=True, text=True)
+    finish = subprocess.run([sys.executable, "-m", "fixes.apply", "--runtime", "vendor", "-q", "pkg"], cwd=tmp_path, capture_output=True, text=True)
     assert finish.returncode == 0, finish.stderr
     assert all(path.read_text() == fixed(text, runtime="pkg._weakglobals_runtime") for path, text in sources.items())
 
