@@ -10,13 +10,16 @@ from conftest import LINT_FIXTURES, expected_findings
 from flake8_weakglobals.rules.analyze_module import analyze
 from flake8_weakglobals.rules.codes import RULES, advice
 from flake8_weakglobals.analysis.framework_types import Vocabulary
+from flake8_weakglobals.index.project import context_for
 
 FIXTURES = sorted(LINT_FIXTURES.glob("*.py"))
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda path: path.stem)
 def test_fixture_reports_exactly_what_it_expects(fixture: Path) -> None:
-    findings = analyze(ast.parse(fixture.read_text()), fixture.read_text())
+    """Each fixture as the command reads it: with its project's index, which also reads the installed torch
+    (what ``torch.cuda.get_rng_state`` is annotated to return)."""
+    findings = analyze(ast.parse(fixture.read_text()), fixture.read_text(), context=context_for(fixture))
     assert {(finding.line, finding.code) for finding in findings} == expected_findings(fixture)
 
 

@@ -50,6 +50,10 @@ class SlotUses:
     #: Functions that remove from it in a ``finally`` block, or are an ``__exit__``: what they (or the
     #: ``__enter__`` beside them) put there is taken out again at the end of every use
     undoing: set[ast.AST] = field(default_factory=set)
+    #: ``(function, line)``: a function that takes out again, on its normal path, what it put in (a staging
+    #: map drained once a block's pieces are in: ``del X[block]``, ``X.pop(i) for i in ...``, ``X.clear()``).
+    #: Its fills before that line last that call only.
+    drains: list[tuple[ast.AST, int]] = field(default_factory=list)
     methods: list[tuple[int, str]] = field(default_factory=list)  # every ``X.method`` used, for the runtime check
     operators: list[int] = field(default_factory=list)  # ``X | Y`` and friends
     equalities: list[int] = field(default_factory=list)  # ``X == Y``: order-sensitive for an OrderedDict

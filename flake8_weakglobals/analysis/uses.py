@@ -130,6 +130,10 @@ class UseClassifier:
             uses.subscript_reads[reads:] = [replace(fill, through_instance=True) for fill in uses.subscript_reads[reads:]]
         if len(uses.removals) > removals and isinstance(scope, FUNCTIONS) and (scope.name == "__exit__" or self._in_finally(node, scope)):
             uses.undoing.add(scope)
+        if len(uses.removals) > removals:
+            drained_in = self._drained_by_its_filler(node)
+            if drained_in is not None:
+                uses.drains.append((drained_in, node.lineno))
 
     def _statement_text(self, node: ast.AST) -> str:
         """The statement that uses the container, as a reviewer reads it (its first line, shortened)."""
@@ -161,6 +165,40 @@ class UseClassifier:
             return False
         parameters = function_parameters(function)
         return bool(parameters) and parameters[0].arg == reference.value.id
+
+    def _drained_by_its_filler(self, reference: ast.expr) -> Optional[FunctionNode]:
+        """The function this removal drains the container in, if it is a drain: on the function's normal
+        path (not in an ``except``, not only once the container has grown: that bounds it), taking out
+        whatever it holds (``X.clear()``, a removal in a loop or a comprehension) or the very key the same
+        function fills (``X.setdefault(block, {})`` ... ``del X[block]``), never a key chosen from the
+        container itself (``X.pop(next(iter(X)))`` evicts the oldest and keeps the rest)."""
+        parent = self.scopes.parent(reference)
+        if isinstance(parent, ast.Subscript) and isinstance(parent.ctx, ast.Del):
+            removal: ast.AST = parent
+            key: Optional[ast.expr] = parent.slice
+        elif isinstance(parent, ast.Attribute) and isinstance(call := self.scopes.parent(parent), ast.Call) and call.func is parent:
+            removal, key = call, (call.args[0] if call.args else None)
+        else:
+            return None
+        spelled = text(reference)
+        function: Optional[ast.AST] = None
+        repeated = key is None
+        child, current = removal, self.scopes.parent(removal)
+        while current is not None and function is None:
+            if isinstance(current, ast.ExceptHandler) or isinstance(current, ast.Module) or isinstance(current, ast.ClassDef):
+                return None
+            if isinstance(current, (ast.If, ast.While)) and child is not current.test and _measures(current.test, spelled):
+                return None
+            if isinstance(current, (ast.For, ast.AsyncFor, ast.While, *_COMPREHENSIONS)):
+                repeated = True
+            if isinstance(current, FUNCTIONS):
+                function = current
+            child, current = current, self.scopes.parent(current)
+        if function is None or (key is not None and spelled in text(key)):
+            return None
+        if repeated or _fills_key(function, spelled, text(key)):  # type: ignore[arg-type]
+            return function  # type: ignore[return-value]
+        return None
 
     def _in_finally(self, node: ast.AST, function: ast.AST) -> bool:
         child, current = node, self.scopes.parent(node)
@@ -390,14 +428,8 @@ class UseClassifier:
         spelled = text(container)
         child, current = call, self.scopes.parent(call)
         while current is not None and not isinstance(current, (*FUNCTIONS, ast.Module)):
-            if isinstance(current, (ast.If, ast.While)) and child is not current.test:
-                sizes = [
-                    node for node in ast.walk(current.test)
-                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
-                    and len(node.args) == 1 and text(node.args[0]) == spelled
-                ]
-                if sizes:
-                    return True
+            if isinstance(current, (ast.If, ast.While)) and child is not current.test and _measures(current.test, spelled):
+                return True
             child, current = current, self.scopes.parent(current)
         return False
 
@@ -536,6 +568,31 @@ def id_argument(key: ast.expr, names: Names) -> Optional[ast.expr]:
     ):
         return key.args[0]
     return None
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _measures(test: ast.expr, spelled: str) -> bool:
+    """``len(X) > N``: a test of the container's size."""
+    return any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
+        and len(node.args) == 1 and text(node.args[0]) == spelled
+        for node in ast.walk(test)
+    )
+
+
+def _fills_key(function: ast.AST, spelled: str, key: str) -> bool:
+    """Whether ``function`` puts an entry under ``key`` into the container spelled ``spelled``:
+    ``X[key] = v``, ``X.setdefault(key, ...)``."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and text(node.value) == spelled:
+            if text(node.slice) == key:
+                return True
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "setdefault":
+            if node.args and text(node.func.value) == spelled and text(node.args[0]) == key:
+                return True
+    return False
 
 
 def _update_members(argument: ast.expr, names: Names) -> list[Member]:
