@@ -174,6 +174,19 @@ _TYPING_MODULES = ("typing.", "typing_extensions.", "collections.abc.", "collect
 _PASS_THROUGH = {"list", "tuple", "sorted", "reversed", "iter", "set", "frozenset"}
 
 
+_RECORD_DECORATORS = frozenset({"dataclasses.dataclass", "attr.s", "attr.attrs", "attr.define", "attrs.define", "attr.frozen", "attrs.frozen"})
+_RECORD_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+
+
+def _given_no_object(call: ast.Call) -> bool:
+    """A call whose arguments are all constants (``f()``, ``f(0, dtype=None)``, ``f((2, 3))``)."""
+    arguments = [*call.args, *(keyword.value for keyword in call.keywords)]
+    return all(
+        isinstance(node, (ast.Constant, ast.Tuple, ast.List, ast.UnaryOp, ast.unaryop, ast.expr_context, ast.Load))
+        for argument in arguments for node in ast.walk(argument)
+    )
+
+
 def _typing_name(qualified: Optional[str]) -> Optional[str]:
     if qualified and qualified.startswith(_TYPING_MODULES):
         return qualified.rpartition(".")[2]
@@ -396,7 +409,12 @@ class Evidence:
             if local.kind:
                 return Obj(local.kind, f"built by `{text(function)}(...)`", call.lineno, owned=True)
             held = self.holding(local)
-            return Obj(local.name, f"built by `{text(function)}(...)`", call.lineno, owned=True, holds=held) if held else None
+            if not held:
+                return None
+            # built here, but around what the caller handed over (``Replaced(original=module)``): the record
+            # keeps those alive for as long as it lives
+            around = [found for argument in (*call.args, *(k.value for k in call.keywords)) if isinstance(found := self.of(argument), Obj) and found.foreign]
+            return Obj(local.name, f"built by `{text(function)}(...)`", call.lineno, owned=True, holds=held, from_foreign=bool(around))
         qualified = self.names.qualify(function)
         if qualified is None:
             # ``X.float()``, ``X.view(-1)``, ``loss.detach()``: a tensor computed by a method of a tensor
@@ -429,7 +447,12 @@ class Evidence:
         if built is not None:
             return Obj(built.kind, f"built by `{text(function)}(...)`; {built.why}", call.lineno, owned=True)
         returned = self.survey.imported.returned_kind(qualified)
-        return Obj(returned.kind, f"from `{text(call)}`; {returned.why}", call.lineno) if returned is not None else None
+        if returned is None:
+            return None
+        if returned.kind == TENSOR and qualified.startswith("torch.") and _given_no_object(call):
+            # ``torch.cuda.get_rng_state()``: torch hands back a tensor it makes, which nobody else holds
+            return Obj(TENSOR, f"made by `{text(call)}`, given no object; {returned.why}", call.lineno, owned=True)
+        return Obj(returned.kind, f"from `{text(call)}`; {returned.why}", call.lineno)
 
     # --- types -------------------------------------------------------------------------------------
 
@@ -528,6 +551,10 @@ class Evidence:
         lineage = list(self.survey.lineage(info))
         if not any({"__eq__", "__hash__"} & set(cls.methods) for cls in lineage):
             for cls in lineage:
+                field_found = self._record_field(cls)
+                if field_found is not None:
+                    found = f"`{info.name}` holds {describe(field_found[1].kind)} (field `{field_found[0]}`, line {field_found[1].line})"
+                    break
                 init = cls.methods.get("__init__")
                 parameters = function_parameters(init) if init is not None else []
                 if not parameters:
@@ -550,6 +577,21 @@ class Evidence:
                     break
         self._held[key] = found
         return found
+
+    def _record_field(self, info: ClassInfo) -> Optional[tuple[str, Obj]]:
+        """The first field of a record class annotated as a framework object: a ``@dataclass`` or a
+        ``NamedTuple``, whose class-body annotations are the parameters its constructor stores
+        (``original: nn.Module``)."""
+        decorated = any(self.names.qualify(d.func if isinstance(d, ast.Call) else d) in _RECORD_DECORATORS for d in info.node.decorator_list)
+        based = any(self.names.qualify(base) in _RECORD_BASES for base in info.node.bases)
+        if not (decorated or based):
+            return None
+        for statement in info.node.body:
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+                held = self._annotated_instance(statement.annotation)
+                if isinstance(held, Obj):
+                    return statement.target.id, replace(held, line=statement.lineno)
+        return None
 
     def _local_class(self, expr: ast.AST) -> Optional[ClassInfo]:
         if isinstance(expr, ast.Name) and expr.id in self.survey.classes:

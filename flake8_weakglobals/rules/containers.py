@@ -143,6 +143,13 @@ names, numbers or anything else that is no framework object.*
   built and dropped (`Backend("cpu")`, `Block("x")(inputs)`, a factory's `cls(name)`), a memo
   (`_by_name.get(k) or cls(k)`), a `defaultdict`, pairs the fix cannot see (`update(other)`), another
   module that fills the map or calls its filling functions; and everything refused for WG001.
+- **Not reported**: a staging map that the function filling it drains again on its normal path (a
+  converter gathers one block's tensors under the block's key, then `del X[block]`, or `X.pop(i)` for each
+  piece, or `X.clear()`); a removal only in an `except`, only once the map has grown (`if len(X) > N`), or
+  of a key chosen from the map itself (`X.pop(next(iter(X)))`) still leaves the fills reported. Nor are
+  values torch makes from no object (`torch.cuda.get_rng_state()`, a torch call with constant arguments
+  only): the map is their only owner. A record built around a module handed in (a `@dataclass` or
+  `NamedTuple` with a `nn.Module` field, `Replaced(original=module)`) is reported: it keeps the module.
 - **Known false positives**: registries meant to keep their objects for the life of the process (a model
   zoo that should never free what it loaded): silence them with `# noqa: WG008`.
 """,
@@ -315,12 +322,13 @@ class ContainerJudge:
                 if (found := h.stored_object) is not None and (found := _instance_state(found, h.fill)).foreign
                 and (not found.built or h.fill.through_instance)
             ]
-            # A map this module declares and never fills is filled by others: its annotation says what they store.
+            # A map this module declares and never fills is filled by others: its annotation says what they store
+            # (one whose every fill is drained again is filled here, and holds nothing past those calls).
             # Where the module fills it, the fills say what it holds: most ``dict[K, Tensor]`` maps are caches of
             # tensors they compute themselves, whatever the annotation calls them.
             # So does a class's map that instances fill through ``self`` with what the fills do not show.
             unshown = any(h.fill.through_instance and h.stored_object is None for h in held)
-            if (not held or unshown) and not self._rebound_by_every_instance(uses.slot):
+            if ((not held and not shows_its_use) or unshown) and not self._rebound_by_every_instance(uses.slot):
                 values += self._annotated_values(uses.definitions)
             if values:
                 return "WG008", values
@@ -382,12 +390,13 @@ class ContainerJudge:
 
     def _undone_after_use(self, fill: Fill, uses: SlotUses) -> bool:
         """A fill taken out again at the end of every use: in a ``finally`` of the function that makes it
-        (``stack.append(m)``; ``try: ...; finally: stack.pop()``), or by the ``__exit__`` of the class whose
-        ``__enter__`` makes it. It pins nothing past that use."""
+        (``stack.append(m)``; ``try: ...; finally: stack.pop()``), by the ``__exit__`` of the class whose
+        ``__enter__`` makes it, or drained later on the same function's normal path (a staging map). It pins
+        nothing past that use."""
         function = fill.function
         if function is None:
             return False
-        if function in uses.undoing:
+        if function in uses.undoing or any(drained is function and line > fill.line for drained, line in uses.drains):
             return True
         owner = self.survey.method_owner.get(function)
         if owner is None or getattr(function, "name", "") != "__enter__":
