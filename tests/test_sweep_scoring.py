@@ -36,3 +36,10 @@ def test_neither_a_prefix_of_the_name_nor_another_file_counts() -> None:
     assert not sweep.names_the_miss(found, miss("rmspe"))
     assert not sweep.names_the_miss(found, miss("rmse", path="fastai/learner.py"))
     assert not sweep.names_the_miss(finding("rmse.preds", "module-level list `rmse.preds` holds tensors"), miss("exp_rmspe"))
+
+
+def test_a_singletons_state_is_its_classs_but_no_other_attribute_is_skipped() -> None:
+    held = "module-level instance's dict `_tracker._by_name` holds `Info` objects as values (also `Tracker._instance._by_name`)"
+    assert sweep.names_the_miss(finding("_tracker._by_name", held), miss("Tracker._by_name"))
+    assert sweep.names_the_miss(finding("Tracker.get_instance().by_name", "dict `Tracker.get_instance().by_name`"), miss("Tracker.by_name"))
+    assert not sweep.names_the_miss(finding("Tracker.owner._by_name", "dict `Tracker.owner._by_name`"), miss("Tracker._by_name"))
