@@ -67,4 +67,4 @@ class SlotUses:
     #: ``torch.cat(X)``: passed whole where torch wants a sequence of tensors, so what it holds are tensors
     tensor_sequences: list[tuple[int, str]] = field(default_factory=list)
     #: Every reference to it in its module, as the statement that makes it: the uses a fix's proof lists
-    ledger: list[tuple[int, str]] = field(default_factory=list)
+    ledger: list[tuple[int, ast.AST]] = field(default_factory=list)

@@ -115,7 +115,7 @@ class UseClassifier:
         """Classify one expression that stands for the container, and tag what it added with where it is:
         at import or in which function, through ``self``, and whether that function undoes its fills."""
         before, reads, removals = len(uses.fills), len(uses.subscript_reads), len(uses.removals)
-        uses.ledger.append((node.lineno, self._statement_text(node)))
+        uses.ledger.append((node.lineno, self._statement_shown(node)))
         classify()
         scope = next(self.scopes.chain(node))
         function = scope if isinstance(scope, FUNCTIONS) else None
@@ -135,15 +135,16 @@ class UseClassifier:
             if drained_in is not None:
                 uses.drains.append((drained_in, node.lineno))
 
-    def _statement_text(self, node: ast.AST) -> str:
-        """The statement that uses the container, as a reviewer reads it (its first line, shortened)."""
+    def _statement_shown(self, node: ast.AST) -> ast.AST:
+        """The statement that uses the container, which a fix's proof shows (``statement_text``); for a
+        header, the expression itself, which says more than the whole block. Only the node is kept: most
+        containers are never fixed, and their proof is never printed."""
         statement: Optional[ast.AST] = node
         while statement is not None and not isinstance(statement, ast.stmt):
             statement = self.scopes.parent(statement)
-        if isinstance(statement, (*FUNCTIONS, ast.ClassDef, ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.Try)):
-            statement = node  # a header: the expression itself says more than the whole block
-        shown = text(statement).splitlines()[0] if statement is not None else ""  # type: ignore[arg-type]
-        return shown if len(shown) <= 80 else shown[:77] + "..."
+        if statement is None or isinstance(statement, (*FUNCTIONS, ast.ClassDef, ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.Try)):
+            return node
+        return statement
 
     def _getter(self, statement: ast.Return) -> Optional[FunctionNode]:
         """The module-level function this ``return`` of the container is in, if it is one."""
@@ -571,6 +572,12 @@ def id_argument(key: ast.expr, names: Names) -> Optional[ast.expr]:
 
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def statement_text(statement: ast.AST) -> str:
+    """A statement as a reviewer reads it in a proof: its first line, shortened."""
+    shown = text(statement).splitlines()[0]  # type: ignore[arg-type]
+    return shown if len(shown) <= 80 else shown[:77] + "..."
 
 
 def _measures(test: ast.expr, spelled: str) -> bool:

@@ -18,7 +18,7 @@ from ..analysis.framework_types import TENSOR, compares_by_value
 from ..analysis.long_lived_places import Slot
 from ..analysis.recorded_uses import Definition, Fill, SlotUses
 from ..analysis.survey import KeptArgument, Survey
-from ..analysis.uses import id_argument
+from ..analysis.uses import id_argument, statement_text
 from ..syntax.container_expressions import ContainerType, Member, initial_members, root_name
 from . import codes
 from .container_fix import FixSafety, annotation_edits, constructor_edit, runtime_class
@@ -192,7 +192,9 @@ class ContainerJudge:
         kinds = tuple(sorted({found.kind for _, found in objects}))
         reason = self.safety.why_not_fixable(uses, containers, held, code)
         owners, premises = self.safety.owners_proof(uses, held, code) if reason is None else ((), ())
-        used = tuple(f"use, line {line}: `{statement}`" for line, statement in sorted(dict.fromkeys(uses.ledger)))
+        used = tuple(dict.fromkeys(
+            f"use, line {line}: `{statement_text(statement)}`" for line, statement in sorted(uses.ledger, key=lambda use: use[0])
+        )) if reason is None else ()
         primary = _primary(uses, containers)
         place = {"module": "module-level", "class": "class-level", "instance": "module-level instance's"}[uses.slot.where]
         name = self._display(uses)
