@@ -505,8 +505,36 @@ class UseClassifier:
         """A use that takes a key: ``id(x)`` keys can be unwrapped by the id-keyed fix, others cannot."""
         if id_argument(key, self.survey.names) is not None:
             uses.id_calls.append(key)  # type: ignore[arg-type]
+        elif (bound := self._id_held_in_a_local(key)) is not None:
+            if bound not in uses.id_calls:
+                uses.id_calls.append(bound)
         else:
             uses.key_uses.append((key.lineno, f"the key `{text(key)}`"))
+
+    def _id_held_in_a_local(self, key: ast.expr) -> Optional[ast.Call]:
+        """``id(x)`` when ``key`` is a local bound once to it (``key = id(weight)``) and every read of that
+        local is a key of this same container (``key not in X``, ``X[key]``, ``X.get(key)``): unwrapping
+        the call at the binding then changes nothing but what the container is keyed by. A local read any
+        other way (printed, stored, compared) sees the number, and stays a key use the fix cannot honour."""
+        if not isinstance(key, ast.Name):
+            return None
+        resolved = self.scopes.resolve(key.id, key)
+        if resolved is None or not isinstance(resolved[0], FUNCTIONS) or len(resolved[1]) != 1 or resolved[1][0].how != "value":
+            return None
+        call = resolved[1][0].node
+        if not isinstance(call, ast.Call) or id_argument(call, self.survey.names) is None:
+            return None
+        spelled = _keyed_container(key, self.scopes.parent(key))
+        if spelled is None:
+            return None
+        for node in ast.walk(resolved[0]):
+            if isinstance(node, ast.Name) and node.id == key.id and isinstance(node.ctx, ast.Load):
+                parent = self.scopes.parent(node)
+                if (self.scopes.resolve(node.id, node) or (None,))[0] is not resolved[0]:
+                    continue  # a nested scope's own ``key``
+                if parent is None or _keyed_container(node, parent) != spelled:
+                    return None
+        return call
 
 
 def _local_target(statement: Optional[ast.AST], value: ast.expr, scopes: Scopes) -> Optional[tuple[FunctionNode, ast.Name]]:
@@ -572,6 +600,19 @@ def id_argument(key: ast.expr, names: Names) -> Optional[ast.expr]:
 
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_KEYED_METHODS = frozenset({"get", "pop", "setdefault", "__contains__", "__getitem__"})
+
+
+def _keyed_container(key: ast.expr, parent: Optional[ast.AST]) -> Optional[str]:
+    """The container ``key`` is a key of where it is read (``X[key]``, ``key in X``, ``X.get(key)``), as
+    spelled; None for any other read."""
+    if isinstance(parent, ast.Subscript) and parent.slice is key:
+        return text(parent.value)
+    if isinstance(parent, ast.Compare) and parent.left is key and len(parent.ops) == 1 and isinstance(parent.ops[0], (ast.In, ast.NotIn)):
+        return text(parent.comparators[0])
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and parent.func.attr in _KEYED_METHODS and parent.args[:1] == [key]:
+        return text(parent.func.value)
+    return None
 
 
 def statement_text(statement: ast.AST) -> str:
