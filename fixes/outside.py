@@ -520,15 +520,16 @@ def _premise_broken(
                         ):
                             return f"`{_shown(other)}` line {reference.lineno} hands `{method}`, which fills it, to other code as a value", shown
             for call in calls:
+                if tree not in owners:  # by tree: a file parsed again is another tree
+                    owners[tree] = owners_in(tree, files[other], vocabulary, other_context)  # type: ignore[arg-type,index]
                 if premise.position is None:
-                    if isinstance(found.parents.get(call), ast.Expr):
-                        return f"`{_shown(other)}` line {call.lineno} calls `{premise.callee}` and drops what it makes, which then only the container would keep", shown
+                    kept = owners[tree].kept_where_built(call)  # type: ignore[index]
+                    if not kept.shown:
+                        return f"`{_shown(other)}` line {call.lineno} calls `{premise.callee}`: {kept.why}, which then only the container would keep", shown
                     continue
                 argument = argument_at(call, premise.parameter, premise.position)
                 if argument is None:
                     continue
-                if tree not in owners:  # by tree: a file parsed again is another tree
-                    owners[tree] = owners_in(tree, files[other], vocabulary, other_context)  # type: ignore[arg-type,index]
                 owner = owners[tree].of_member(Member(argument, "item"), call.lineno)  # type: ignore[index]
                 if not owner.shown:
                     return f"`{_shown(other)}` line {call.lineno} passes `{ast.unparse(argument)[:50]}` to `{premise.callee}`, which keeps it: {owner.why}", shown

@@ -342,7 +342,7 @@ def test_each_fix_prints_its_proof_owners_and_uses_from_every_module(tmp_path: P
     proof = [
         "pkg/names.py:3:1: WG001 NAMES is rewritten because:",
         "  owner, line 8: `module` is each of `model.named_modules()`, `model`, a parameter of `record`, which nothing in this module calls: its callers keep what they pass",
-        "  owner, pkg/main.py:6: `MODEL` passed to `record` is the module global `MODEL`",
+        "  owner, pkg/main.py:6: `MODEL` passed to `record` is the module global `MODEL`, bound once",
         "  use, line 3: `NAMES = {}`",
         "  use, line 8: `NAMES[module] = name`",
         "  use, pkg/main.py:7: `print(len(names.NAMES))`",

@@ -33,11 +33,16 @@ from ..index.summaries import defines_value_equality
 from ..syntax.container_expressions import Member
 from ..syntax.scopes import COMPREHENSIONS, FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters
 from .evidence import Evidence, argument_at, text
-from .framework_types import ITERATION_METHODS, MODULE_HOOK_REGISTRARS, Vocabulary
+from .framework_types import ITERATION_METHODS, MODULE, MODULE_HOOK_REGISTRARS, Vocabulary
 from .imported_kinds import Imported
 from .survey import Survey, survey_module
 
 _MAX_STEPS = 8
+#: Containers whose constructor keeps what it is given: ``nn.Sequential(Block())`` owns the block.
+_KEEPING_CONSTRUCTORS = frozenset({
+    "torch.nn.Sequential", "torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.ParameterList", "torch.nn.ParameterDict",
+    "builtins.list", "builtins.tuple", "builtins.dict",
+})
 #: Methods that return a part of their receiver, never a new object.
 _PART_METHODS = frozenset({"get_submodule", "get_parameter", "get_buffer"})
 #: Builtins whose result is a number or a string: held by equality, as the dict held it.
@@ -80,6 +85,7 @@ class Owners:
         self._asking: set[tuple[ast.AST, str]] = set()  # parameters being shown: a recursive call passes them on
         self._premises: list[Premise] = []  # gathered while one fill's owner is shown
         self._container = ""  # the module global being filled: what is taken from it was owned when put there
+        self._globals: Optional[frozenset[str]] = None
 
     def of_member(self, member: Member, line: int, container: str = "") -> Owner:
         """The owner of what one fill stores weakly: the object, or each thing an iterable it is extended
@@ -117,6 +123,9 @@ class Owners:
         if isinstance(expr, ast.Name):
             return self._of_name(expr, line, steps)
         if isinstance(expr, ast.Attribute):
+            rebinder = self._rebinding_method(expr)
+            if rebinder is not None:
+                return _missing(f"`{text(expr)}` is rebound by `{rebinder}`, so each object it held loses that owner while the container is read")
             return self._part_of(expr.value, f"an attribute of `{text(expr.value)}`", line, steps)
         if isinstance(expr, ast.Subscript):
             return self._part_of(expr.value, f"an item of `{text(expr.value)}`", line, steps)
@@ -153,7 +162,7 @@ class Owners:
         if callee == "builtins.getattr" and call.args:
             return self._part_of(call.args[0], f"an attribute of `{text(call.args[0])}`", line, steps)
         if callee in ("builtins.next", "builtins.iter") and len(call.args) == 1:
-            return self.of(call.args[0], line, steps + 1)
+            return self._elements(call.args[0], line, steps + 1)
         if isinstance(function, ast.Attribute) and function.attr in ITERATION_METHODS:
             return self._part_of(function.value, f"each of `{text(call)}`", line, steps)
         getter = self._module_function(function)
@@ -180,7 +189,7 @@ class Owners:
         if isinstance(scope, ast.Module) and name.id == self._container:
             return Owner(True, f"taken from `{name.id}` itself, so owned as it was when put there")
         if isinstance(scope, ast.Module):
-            return Owner(True, f"the module global `{name.id}`")
+            return self._of_global(name.id, bindings, line, steps)
         if isinstance(scope, ast.ClassDef):
             return Owner(True, f"the class attribute `{scope.name}.{name.id}`")
         owners = [self._of_binding(name, scope, binding, line, steps) for binding in bindings]
@@ -204,7 +213,10 @@ class Owners:
             if parted.shown:
                 return parted
         if isinstance(scope, FUNCTIONS) and binding.how in ("value", "annotated") and self._entry_point(scope):
-            return Owner(True, f"the local `{name.id}` of `{scope.name}`, the program's entry point, whose locals live until it ends")
+            rebound = self._rebound(scope, name.id)
+            if rebound is not None:
+                return _missing(f"`{name.id}` is a local of `{scope.name}` that {rebound}, so an earlier object loses its owner while the container is read")
+            return Owner(True, f"the local `{name.id}` of `{scope.name}`, the program's entry point, run once, whose locals live until it ends")
         if isinstance(scope, FUNCTIONS) and binding.how == "value":
             kept = self._handed_on(scope, name.id)
             if kept is not None:
@@ -232,12 +244,13 @@ class Owners:
             return next((owner for owner in owners if not owner.shown), Owner(True, "; ".join(dict.fromkeys(o.why for o in owners))))
         if isinstance(iterable, ast.Name):
             resolved = self.scopes.resolve(iterable.id, iterable)
-            bindings = resolved[1] if resolved is not None and isinstance(resolved[0], (*FUNCTIONS, *COMPREHENSIONS)) else []
+            bindings = resolved[1] if resolved is not None and isinstance(resolved[0], (ast.Module, *FUNCTIONS, *COMPREHENSIONS)) else []
             if len(bindings) == 1 and bindings[0].how == "value" and not bindings[0].path:
                 value = bindings[0].node
                 if isinstance(value, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.List, ast.Tuple, ast.Set, ast.Subscript)):
                     elements = self._elements(value, line, steps + 1)  # type: ignore[arg-type]
-                    held = self.of(iterable, line, steps + 1) if not elements.shown else elements  # the list holds them
+                    holds = not isinstance(value, ast.GeneratorExp)  # a generator makes each element as it is asked
+                    held = self.of(iterable, line, steps + 1) if not elements.shown and holds else elements  # the list holds them
                     return held if held.shown else elements
         owner = self.of(iterable, line, steps + 1)
         if owner.shown and not isinstance(iterable, ast.Call):
@@ -275,6 +288,8 @@ class Owners:
                 return f"returns to its caller at line {node.lineno}, where every call in this module keeps it"
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id == name:
                 stored = next((t for t in node.targets if isinstance(t, (ast.Attribute, ast.Subscript))), None)
+                if isinstance(stored, ast.Attribute) and function.name != "__init__" and self._rebinding_method(stored) is not None:
+                    continue  # ``self.last = x`` in a method run again and again: the next call replaces it
                 if stored is not None:
                     return f"stores as `{text(stored)}` at line {node.lineno}"
         return None
@@ -309,6 +324,11 @@ class Owners:
         if owner_class is not None and position == 0 and (bound or function in self.survey.class_methods):
             return self._of_self(owner_class.name, name)
         hook = self.evidence.hooks.get(function)
+        if hook is not None and hook.registrar.startswith("register_module_"):
+            return _missing(
+                f"`{name}` is an argument of a global hook registered with `{hook.registrar}` at line {hook.line}, which "
+                "is called for every module, those nothing keeps included"
+            )
         if hook is not None:
             receiver = hook.call.func.value if isinstance(hook.call.func, ast.Attribute) else None
             if hook.registrar in MODULE_HOOK_REGISTRARS and position == hook.position and receiver is not None:
@@ -332,12 +352,110 @@ class Owners:
         return isinstance(function, FUNCTIONS) and (self.scopes.parent(function) is self.scopes.module or function in self.survey.method_owner)
 
     def _of_self(self, class_name: str, name: str) -> Owner:
-        """``self``: kept by whoever made the instance, unless this module makes one and drops it."""
+        """``self``: kept by whoever made the instance, where this module shows each instance it makes kept
+        (``kept_where_built``); other modules' constructions are the codemod's to check."""
         for call in self.evidence.calls_of(class_name):
-            if isinstance(self.scopes.parent(call), ast.Expr):
-                return _missing(f"`{name}` is an instance of `{class_name}` that line {call.lineno} builds and drops at once")
+            kept = self.kept_where_built(call)
+            if not kept.shown:
+                return _missing(f"`{name}` is an instance of `{class_name}` that line {call.lineno} builds: {kept.why}")
         self._premises.append(Premise(class_name, None))
         return Owner(True, f"`{name}`, kept by whoever builds the `{class_name}`")
+
+    def kept_where_built(self, call: ast.Call) -> Owner:
+        """Whether what ``call`` builds is kept where it is built: bound to a name that owns it, stored on an
+        object or in a container (``self.probe = Probe()``, ``X[k] = Probe()``), returned, or handed to a
+        framework container's constructor (``nn.Sequential(Block(), ...)``, through a list or a
+        comprehension). Called at once, passed to other code, or built in a generator
+        (``Probe(tag)(h)``, ``min(Net(w) for w in widths)``, ``train(Experiment(...))``), it is not shown kept."""
+        child: ast.AST = call
+        parent = self.scopes.parent(call)
+        while isinstance(parent, (ast.List, ast.Tuple, ast.Set)) or (isinstance(parent, ast.ListComp) and parent.elt is child):
+            child, parent = parent, self.scopes.parent(parent)  # an element of a display or a list comprehension
+        if isinstance(parent, ast.Call) and child in parent.args:
+            built = self.evidence.of(parent)
+            if getattr(built, "kind", None) == MODULE or self.survey.names.qualify(parent.func) in _KEEPING_CONSTRUCTORS:
+                return self.kept_where_built(parent)
+        if isinstance(parent, (ast.Return, ast.Yield)):
+            return Owner(True, "returned to the caller")
+        if isinstance(parent, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and parent.value is child:
+            targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+            if any(isinstance(target, (ast.Attribute, ast.Subscript)) for target in targets):
+                return Owner(True, f"stored as `{text(targets[0])}`")
+            named = next((target for target in targets if isinstance(target, ast.Name)), None)
+            if named is not None:
+                scope = next(self.scopes.chain(named))
+                read = next((
+                    node for node in ast.walk(scope) if isinstance(node, ast.Name) and node.id == named.id
+                    and isinstance(node.ctx, ast.Load) and (node.lineno, node.col_offset) > (call.lineno, call.col_offset)
+                ), None)
+                if read is not None and not isinstance(scope, ast.Module):
+                    return Owner(True, f"bound to `{named.id}`, which is read again at line {read.lineno}: what happens to it then is that function's")
+                return self._of_name(named, call.lineno, 1)
+        return _missing(f"`{text(call)[:60]}` is not bound, stored or returned where it is built, so nothing is shown to keep it")
+
+    def _of_global(self, name: str, bindings: list[Binding], line: int, steps: int) -> Owner:
+        """A module global owns what it is bound to if it is bound once, and is no module: ``import torch``
+        binds a module, whose attributes are its own, not what this module built."""
+        if len(bindings) != 1 or name in self._declared_global():
+            return _missing(f"the module global `{name}` is bound more than once, so an earlier object loses its owner while the container is read")
+        binding = bindings[0]
+        if isinstance(binding.node, ast.Import):
+            return _missing(f"`{name}` is an imported module, which owns none of the objects this module builds")
+        if binding.how == "value" and isinstance(binding.node, ast.GeneratorExp):
+            return _missing(f"the module global `{name}` is a generator, which makes each object it yields and keeps none")
+        return Owner(True, f"the module global `{name}`, bound once")
+
+    def _declared_global(self) -> frozenset[str]:
+        """The names a function of this module rebinds as globals (``global model``)."""
+        if self._globals is None:
+            self._globals = frozenset(name for node in ast.walk(self.scopes.module) if isinstance(node, ast.Global) for name in node.names)
+        return self._globals
+
+    def _rebound(self, function: FunctionNode, name: str) -> Optional[str]:
+        """How ``name`` in ``function`` is bound again, or run again: more than once, in a loop, or in a
+        function called more than once or in a loop."""
+        binds = [node for node in ast.walk(function) if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)]
+        if len(binds) > 1:
+            return f"is bound {len(binds)} times"
+        if binds and self._in_loop(binds[0], function):
+            return f"is bound in a loop (line {binds[0].lineno})"
+        calls = [c for c in self.evidence.calls_of(function.name) if self.scopes.resolve(function.name, c) is not None]
+        if len(calls) > 1:
+            return f"lives in `{function.name}`, which line {calls[1].lineno} calls again"
+        if calls and self._in_loop(calls[0], self.scopes.module):
+            return f"lives in `{function.name}`, called in a loop at line {calls[0].lineno}"
+        return None
+
+    def _in_loop(self, node: ast.AST, within: ast.AST) -> bool:
+        current = self.scopes.parent(node)
+        while current is not None and current is not within:
+            if isinstance(current, (ast.For, ast.AsyncFor, ast.While, *COMPREHENSIONS)):
+                return True
+            current = self.scopes.parent(current)
+        return False
+
+    def _rebinding_method(self, attribute: ast.Attribute) -> Optional[str]:
+        """The method, other than ``__init__``, that assigns ``self.<attr>`` when ``attribute`` is that
+        attribute of an instance of this module's class: each call replaces what it held."""
+        if not isinstance(attribute.value, ast.Name):
+            return None
+        resolved = self.scopes.resolve(attribute.value.id, attribute.value)
+        function = resolved[0] if resolved is not None else None
+        owner_class = self.survey.method_owner.get(function) if function is not None else None  # type: ignore[arg-type]
+        if owner_class is None or not resolved or resolved[1][0].how != "parameter" or function_parameters(function)[0].arg != attribute.value.id:  # type: ignore[arg-type]
+            return None
+        for ancestor in self.survey.lineage(owner_class):
+            for method_name, method in ancestor.methods.items():
+                parameters = function_parameters(method)
+                if method_name == "__init__" or not parameters:
+                    continue
+                for node in ast.walk(method):
+                    if (
+                        isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and node.attr == attribute.attr
+                        and isinstance(node.value, ast.Name) and node.value.id == parameters[0].arg
+                    ):
+                        return f"{ancestor.name}.{method_name}"
+        return None
 
     def _passed(self, function: FunctionNode, name: str, position: int, line: int, steps: int) -> Owner:
         """A parameter: owned where every call in this module passes something owned (``model.apply(f)``

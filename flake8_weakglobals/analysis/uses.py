@@ -96,6 +96,7 @@ class UseClassifier:
         self.uses: dict[Slot, SlotUses] = {}
         self.passing = Passing(scopes, survey, self.slots, weakref.WeakMethod(self._classify))  # no cycle: see ``survey``
         self._getters: list[FunctionNode] = []  # module functions that return the container being classified
+        self._at_exit: Optional[set[str]] = None  # names of the functions registered with ``atexit``
 
     def add(self, reference: ast.expr) -> None:
         slot = self.slots.resolve(reference)
@@ -130,6 +131,8 @@ class UseClassifier:
             uses.subscript_reads[reads:] = [replace(fill, through_instance=True) for fill in uses.subscript_reads[reads:]]
         if len(uses.removals) > removals and isinstance(scope, FUNCTIONS) and (scope.name == "__exit__" or self._in_finally(node, scope)):
             uses.undoing.add(scope)
+        if function is not None and self._runs_at_exit(function):
+            uses.blockers.append((node.lineno, f"`{function.name}` reads it at exit, registered with `atexit`, after the objects' owners are gone"))
         if len(uses.removals) > removals:
             drained_in = self._drained_by_its_filler(node)
             if drained_in is not None:
@@ -166,6 +169,21 @@ class UseClassifier:
             return False
         parameters = function_parameters(function)
         return bool(parameters) and parameters[0].arg == reference.value.id
+
+    def _runs_at_exit(self, function: ast.AST) -> bool:
+        """A function registered with ``atexit`` (``@atexit.register``, ``atexit.register(f)``): it runs
+        after the program's entry point has returned and its locals, the owners of what a weak container
+        holds, are gone."""
+        if self._at_exit is None:
+            self._at_exit = set()
+            uses_atexit = any(alias.name == "atexit" for node in self.scopes.module.body if isinstance(node, (ast.Import, ast.ImportFrom))
+                              for alias in ([ast.alias(node.module or "")] if isinstance(node, ast.ImportFrom) else node.names))
+            for node in ast.walk(self.scopes.module) if uses_atexit else ():
+                if isinstance(node, FUNCTIONS) and any(self.survey.names.qualify(d) == "atexit.register" for d in node.decorator_list):
+                    self._at_exit.add(node.name)
+                elif isinstance(node, ast.Call) and self.survey.names.qualify(node.func) == "atexit.register" and node.args:
+                    self._at_exit.add(text(node.args[0]))
+        return getattr(function, "name", None) in self._at_exit
 
     def _drained_by_its_filler(self, reference: ast.expr) -> Optional[FunctionNode]:
         """The function this removal drains the container in, if it is a drain: on the function's normal
