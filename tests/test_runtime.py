@@ -25,7 +25,7 @@ import pytest
 import torch
 from torch import nn
 
-from flake8_weakglobals.runtime import WeakIdList, WeakIdMap, WeakIdSet
+from flake8_weakglobals.runtime import WeakIdList, WeakIdMap, WeakIdSet, WeakValueMap
 from flake8_weakglobals.runtime import core as runtime_core
 
 
@@ -575,10 +575,28 @@ def test_dereferenced_keys_get_fix_weakref_called() -> None:
 # --- copying, pickling, equality, repr ---------------------------------------------------------------
 
 
-def test_pickling_is_refused_with_a_clear_message() -> None:
-    for container in (WeakIdMap(), WeakIdSet()):
-        with pytest.raises(TypeError, match="cannot pickle .*weak references"):
-            pickle.dumps(container)
+def test_pickling_gives_back_what_the_replaced_builtin_would() -> None:
+    """``torch.save`` or ``pickle`` of a fixed container loads as the dict, defaultdict, set or list the
+    program pickled before the fix, with the same entries: a weak container of freshly loaded keys would
+    lose them at once."""
+    layers = [nn.Linear(2, 2), nn.Linear(2, 2)]
+    names = WeakIdMap({layer: f"l{i}" for i, layer in enumerate(layers)})
+    grouped = WeakIdMap(default_factory=list)
+    grouped["a"].append(layers[0])
+    plain_names = {layer: name for layer, name in names.items()}
+    cases = [(names, plain_names), (grouped, defaultdict(list, {"a": [layers[0]]})), (WeakIdSet(layers), set(layers)),
+             (WeakIdList(layers), list(layers)), (WeakValueMap({"a": layers[0]}), {"a": layers[0]})]
+    for weak, plain in cases:
+        loaded, expected = pickle.loads(pickle.dumps((layers, weak))), pickle.loads(pickle.dumps((layers, plain)))
+        assert type(loaded[1]) is type(expected[1]) and len(loaded[1]) == len(expected[1]) > 0
+        def shape(pair: tuple) -> list:  # each layer as its position in the pickle's own list of layers
+            position = {id(layer): i for i, layer in enumerate(pair[0])}
+            def named(x: Any) -> Any:
+                return [named(e) for e in x] if isinstance(x, list) else position.get(id(x), x)
+            return [(named(k), named(pair[1][k])) if isinstance(pair[1], dict) else named(k) for k in pair[1]]
+        in_order = (lambda items: sorted(items, key=repr)) if isinstance(expected[1], set) else list  # a set's order is its hashes'
+        assert in_order(shape(loaded)) == in_order(shape(expected))
+    assert pickle.loads(pickle.dumps(grouped)).default_factory is list
 
 
 def test_copy_keeps_the_keys_and_the_default_factory() -> None:

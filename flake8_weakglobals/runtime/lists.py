@@ -310,8 +310,8 @@ class WeakIdList(MutableSequence[_T]):
         result.extend(deepcopy(element, memo) for element in self)
         return result
 
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        raise TypeError(f"cannot pickle {type(self).__name__}: its elements are weak references to live objects")
+    def __reduce_ex__(self, protocol: Any) -> Any:  # pickled as the list it replaced, which a load gives back
+        return (list, (self[:],))
 
     @recursive_repr("[...]")
     def __repr__(self) -> str:

@@ -211,8 +211,8 @@ class WeakIdMap(MutableMapping[_K, _V]):
         return result
     _copied_key = staticmethod(deepcopy)  # a hook: StrictWeakIdMap shares the keys
 
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        raise TypeError(f"cannot pickle {type(self).__name__}: its keys are weak references to live objects")
+    def __reduce_ex__(self, protocol: Any) -> Any:  # pickled as the dict it replaced, which a load gives back
+        return (dict, (dict(self.items()),)) if self.default_factory is None else (defaultdict, (self.default_factory, dict(self.items())))
 
     def __repr__(self) -> str:
         entries = self._repr_entries()

@@ -251,8 +251,8 @@ class WeakIdSet(MutableSet[_K]):
         result.update(element if self._strict else deepcopy(element, memo) for element in self)
         return result
 
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        raise TypeError(f"cannot pickle {type(self).__name__}: its elements are weak references to live objects")
+    def __reduce_ex__(self, protocol: Any) -> Any:  # pickled as the set it replaced, which a load gives back
+        return (set, (list(self),))
 
     def __repr__(self) -> str:
         elements = list(self)  # in the table's order, which a plain set of them may not keep

@@ -94,6 +94,3 @@ class WeakValueMap(WeakIdMap[_K, _V]):
             if value is not _MISSING:
                 return key, value
         raise KeyError("popitem(): dictionary is empty")
-
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        raise TypeError(f"cannot pickle {type(self).__name__}: its values are weak references to live objects")
