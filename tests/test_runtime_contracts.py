@@ -462,6 +462,30 @@ def list_machine(runtime: ModuleType) -> type:
             self.both(lambda w: w.container.__delitem__(slice(start, stop)))
             self.both(lambda w: w.container.__setitem__(part, 5))
 
+        @rule(choices=st.lists(st.integers(0, 50), max_size=3), fails_after=st.integers(0, 3))
+        def slice_from_a_generator_that_raises(self, choices: list[int], fails_after: int) -> None:
+            """``X[:] = (generator)`` whose generator raises midway: the error propagates and the list is as
+            it was."""
+            def step(w: World) -> Any:
+                def elements() -> Any:
+                    for position, choice in enumerate(choices):
+                        if position == fails_after:
+                            raise TypeError("a bad element")
+                        yield self.value(w, choice)
+                w.container[:] = elements()
+
+            self.both(step)
+
+        @rule(backwards=st.booleans())
+        def sort_with_a_key_that_reads_the_list(self, backwards: bool) -> None:
+            """``X.sort(key=...)``: a list is empty while it sorts, so a key that reads it sees no element."""
+            def step(w: World) -> Any:
+                seen: list[int] = []
+                w.container.sort(key=lambda element: (seen.append(len(w.container)), 0)[1], reverse=backwards)
+                return seen
+
+            self.both(step)
+
         @rule(choice=st.integers(0, 50), at=st.integers(-4, 4))
         def set_item(self, choice: int, at: int) -> None:
             self.both(lambda w: w.container.__setitem__(at, self.value(w, choice)))

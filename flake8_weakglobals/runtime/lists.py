@@ -235,9 +235,11 @@ class WeakIdList(MutableSequence[_T]):
     def __setitem__(self, index: Union[int, slice], value: Any) -> None:
         if isinstance(index, slice):
             try:
-                slots: Any = [self._slot(element) for element in value]
+                elements = iter(value)
             except TypeError:
-                slots = value  # not iterable: the list raises its own error for it
+                elements = None  # not iterable: the list raises its own error for it
+            # an error the iteration raises propagates, and the list is left as it was, as a list's is
+            slots: Any = value if elements is None else [self._slot(element) for element in elements]
         else:
             slots = self._slot(value)
         with self._lock:
@@ -296,8 +298,11 @@ class WeakIdList(MutableSequence[_T]):
 
     def sort(self, *, key: Optional[Any] = None, reverse: bool = False) -> None:
         elements = self[:]
-        elements.sort(key=key, reverse=reverse)  # compares as the list's sort did (tensors elementwise)
-        self[:] = elements
+        del self[:]  # empty while it sorts, as a list is: a key function that reads it sees it so
+        try:
+            elements.sort(key=key, reverse=reverse)  # compares as the list's sort did (tensors elementwise)
+        finally:
+            self[:] = elements
 
     def copy(self) -> WeakIdList[_T]:
         return type(self)(self)
