@@ -24,6 +24,7 @@ module's earlier fixes use them), under the names it bound before.
 from __future__ import annotations
 
 import ast
+import builtins
 import keyword
 import re
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ _BEGIN = re.compile(r"^# --- flake8-weakglobals (?P<version>\S+), its runtime in
 END = "# --- end of flake8-weakglobals' runtime"
 _TYPE_IGNORE = re.compile(r"#\s*type:\s*ignore(?:\[[^\]]*\])?\s*")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_BUILTINS = frozenset(dir(builtins))
 
 
 class InlineError(Exception):
@@ -80,6 +82,7 @@ class InlineCode:
 
     text: str
     names: dict[str, str]
+    builtins: frozenset[str] = frozenset()  # Python's builtins the block's code calls by name (``list``, ``range``)
 
 
 def inline_code(wanted: Iterable[str], taken: Iterable[str] = (), ours: Iterable[str] = (), newline: str = "\n") -> InlineCode:
@@ -121,7 +124,7 @@ def inline_code(wanted: Iterable[str], taken: Iterable[str] = (), ours: Iterable
     # isort and ruff leave the block's imports alone, and never sort the module's own imports into it.
     imports = f"# isort: off\n{imports}# isort: on\n"
     text = header + imports + "\n\n" + "\n\n".join(section.rstrip("\n") + "\n" for section in sections) + END + "\n"
-    return InlineCode(text.replace("\n", newline), renamed)
+    return InlineCode(text.replace("\n", newline), renamed, _builtins_called(text))
 
 
 @dataclass(frozen=True)
@@ -148,6 +151,10 @@ def plan_block(lines: Sequence[str], needed: Iterable[str], position: int, first
     outside = [*lines[: block.first], *lines[block.last + 1 :]] if block else lines
     wanted = held | set(needed)
     code = inline_code(wanted, taken_names("".join(outside)), block.bound if block else (), newline)
+    shadowed = _shadowed_builtins("".join(outside), code.builtins)
+    if shadowed:
+        raise InlineError(f"the module binds {shadowed} at its top level, where the inline runtime's code would call it as "
+                          "Python's builtin; fix it with `--runtime vendor` or `--runtime import`")
     new = tuple(lines_of(code.text))
     if block is not None and first_edit - 1 > block.last:  # above every edit: it stays where it is
         if wanted <= held:
@@ -167,6 +174,38 @@ def plan_block(lines: Sequence[str], needed: Iterable[str], position: int, first
         blank * (2 - after) if position < len(lines) and after < 2 else ())
     return BlockEdit(code.names, tuple(sorted(wanted)), removed if block else None, position, inserted,
                      len(inserted) - (removed[1] - removed[0]))
+
+
+def _builtins_called(code: str) -> frozenset[str]:
+    """The builtins ``code`` reads by name and binds nowhere itself."""
+    tree = ast.parse(code)
+    names = [node for node in ast.walk(tree) if isinstance(node, ast.Name)]
+    bound = {node.id for node in names if not isinstance(node.ctx, ast.Load)}
+    bound |= {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
+    bound |= {node.name for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    return frozenset(node.id for node in names if isinstance(node.ctx, ast.Load) and node.id in _BUILTINS) - bound
+
+
+def _shadowed_builtins(source: str, used: frozenset[str]) -> str:
+    """Which builtin the block calls that the module binds globally (``def list()``, ``from torch import
+    *``, which binds ``range`` and ``sum``), in words; "" for none. The block's code runs in the module's
+    namespace, so it would call the module's."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return ""
+    bound: set[str] = set()
+    for statement in tree.body:
+        if isinstance(statement, ast.ImportFrom) and any(alias.name == "*" for alias in statement.names):
+            return f"every name of `{statement.module}` (`from {statement.module} import *`)"
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            bound.update((alias.asname or alias.name).partition(".")[0] for alias in statement.names)
+        elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(statement.name)
+        else:
+            bound.update(node.id for node in ast.walk(statement) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
+    clash = sorted(bound & used)
+    return ", ".join(f"`{name}`" for name in clash)
 
 
 def _blank_run(lines: Sequence[str], start: int, step: int) -> Iterable[int]:

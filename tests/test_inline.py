@@ -61,3 +61,21 @@ def test_a_block_without_its_end_line_is_reported_and_the_file_left_unchanged(tm
     done = fix("mod.py", cwd=tmp_path)
     assert done.returncode == 2 and f"its end line `{END}` is gone" in done.stderr, done.stdout + done.stderr
     assert module.read_text() == broken
+
+
+def test_a_module_that_binds_a_builtin_the_block_calls_is_left_unchanged_and_runs_with_the_vendored_copy(tmp_path: Path) -> None:
+    """The block runs in the module's namespace: a module that defines ``list`` (as ``torch.hub`` does), or
+    star-imports a package that binds ``range`` and ``sum`` (``from torch import *``), would have the block
+    call its own. It is refused with the reason, and ``--runtime vendor`` fixes it."""
+    for shadowing in ("\n\ndef list(*names: str) -> str:\n    return ','.join(names)\n", "from torch import *\n"):
+        module = tmp_path / "mod.py"
+        source = MAP + shadowing if shadowing.startswith("\n") else shadowing + MAP
+        module.write_text(source)
+        done = fix("mod.py", cwd=tmp_path)
+        assert done.returncode == 2 and "where the inline runtime's code would call it as Python's builtin" in done.stderr, done.stdout + done.stderr
+        assert module.read_text() == source
+        assert fix("--runtime", "vendor", "mod.py", cwd=tmp_path).returncode == 0
+        probe = "import gc, torch, mod\nkey = torch.nn.Linear(1, 1); mod.add(key); print(len(mod.names), list(mod.names) == [key])"
+        ran = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+        assert ran.stdout == "1 True\n", ran.stderr
+        (tmp_path / "_weakglobals_runtime.py").unlink()
