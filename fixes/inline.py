@@ -28,7 +28,7 @@ import builtins
 import keyword
 import re
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence, Union
+from typing import Callable, Iterable, Optional, Sequence, Union
 
 import libcst as cst
 from libcst.metadata import GlobalScope, MetadataWrapper, ScopeProvider
@@ -140,7 +140,10 @@ class BlockEdit:
     added: int = 0  # lines the module gains
 
 
-def plan_block(lines: Sequence[str], needed: Iterable[str], position: int, first_edit: int, newline: str) -> BlockEdit:
+def plan_block(
+    lines: Sequence[str], needed: Iterable[str], position: int, first_edit: int, newline: str,
+    star_names: Callable[[str], Optional[list[str]]] = lambda module: None,
+) -> BlockEdit:
     """The block a module's fixes need, given its ``lines``: the block it holds, written again with the
     names ``needed`` too when it lacks one (in place, or moved up to ``position`` when an edit at
     ``first_edit``, 1-based, comes before it: the block must run first); a new block after line
@@ -151,7 +154,7 @@ def plan_block(lines: Sequence[str], needed: Iterable[str], position: int, first
     outside = [*lines[: block.first], *lines[block.last + 1 :]] if block else lines
     wanted = held | set(needed)
     code = inline_code(wanted, taken_names("".join(outside)), block.bound if block else (), newline)
-    shadowed = _shadowed_builtins("".join(outside), code.builtins)
+    shadowed = _shadowed_builtins("".join(outside), code.builtins, star_names)
     if shadowed:
         raise InlineError(f"the module binds {shadowed} at its top level, where the inline runtime's code would call it as "
                           "Python's builtin; fix it with `--runtime vendor` or `--runtime import`")
@@ -186,10 +189,12 @@ def _builtins_called(code: str) -> frozenset[str]:
     return frozenset(node.id for node in names if isinstance(node.ctx, ast.Load) and node.id in _BUILTINS) - bound
 
 
-def _shadowed_builtins(source: str, used: frozenset[str]) -> str:
+def _shadowed_builtins(source: str, used: frozenset[str], star_names: Callable[[str], Optional[list[str]]]) -> str:
     """Which builtin the block calls that the module binds globally (``def list()``, ``from torch import
     *``, which binds ``range`` and ``sum``), in words; "" for none. The block's code runs in the module's
-    namespace, so it would call the module's."""
+    namespace, so it would call the module's. A star import binds what the project index reads in that
+    module (``star_names``, with the module as written: ``.x`` for a relative one); one it cannot read
+    could bind anything."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -197,7 +202,11 @@ def _shadowed_builtins(source: str, used: frozenset[str]) -> str:
     bound: set[str] = set()
     for statement in tree.body:
         if isinstance(statement, ast.ImportFrom) and any(alias.name == "*" for alias in statement.names):
-            return f"every name of `{statement.module}` (`from {statement.module} import *`)"
+            written = "." * statement.level + (statement.module or "")
+            starred = star_names(written)
+            if starred is None:
+                return f"whatever `from {written} import *` binds, which the project index cannot read,"
+            bound.update(starred)
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
             bound.update((alias.asname or alias.name).partition(".")[0] for alias in statement.names)
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

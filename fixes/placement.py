@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import Iterable, Optional, Sequence, Union
+from typing import Callable, Iterable, Optional, Sequence, Union
 
+from flake8_weakglobals.index.project import context_for
 from flake8_weakglobals.syntax.qualified_names import is_our_runtime
 from flake8_weakglobals.syntax.scopes import first_line
 
@@ -34,7 +35,7 @@ def place(path: Path, tree: ast.Module, lines: Sequence[str], needed: Iterable[s
     if existing is not None:
         return existing_location(path, existing.module or "")
     if mode == "inline" or find_block(lines) is not None:
-        return plan_block(lines, needed, runtime_position(tree, first_edit), first_edit, newline_of(lines))
+        return plan_block(lines, needed, runtime_position(tree, first_edit), first_edit, newline_of(lines), _star_names_of(path))
     return runtime_location(path, mode)
 
 
@@ -78,3 +79,22 @@ def runtime_position(tree: ast.Module, first_edit: int) -> int:
             position = statement.end_lineno  # type: ignore[assignment]
     return position  # type: ignore[return-value]
 
+
+def _star_names_of(path: Path) -> Callable[[str], Optional[list[str]]]:
+    """What ``from MODULE import *`` binds in the file at ``path``, as the project index reads ``MODULE``
+    (written as in the file, relative or not); None for a module outside the project (an installed
+    package such as torch builds its ``__all__`` at import, which no reading shows) or one the index cannot
+    read."""
+    context = context_for(path)
+
+    def star_names(written: str) -> Optional[list[str]]:
+        if context is None:
+            return None
+        absolute = context.absolute(written)
+        bases = [root.joinpath(*absolute.split(".")) for root in context.index.roots]
+        in_project = any((base / "__init__.py").is_file() or base.with_name(base.name + ".py").is_file() for base in bases)
+        if not in_project or context.index.module(absolute) is None:
+            return None
+        return [name for name, _ in context.index.star_names(absolute)]
+
+    return star_names

@@ -388,7 +388,7 @@ class Owners:
                     node for node in ast.walk(scope) if isinstance(node, ast.Name) and node.id == named.id
                     and isinstance(node.ctx, ast.Load) and (node.lineno, node.col_offset) > (call.lineno, call.col_offset)
                 ), None)
-                if read is not None and not isinstance(scope, ast.Module):
+                if read is not None and not isinstance(scope, ast.Module) and not self._in_loop(named, scope):
                     return Owner(True, f"bound to `{named.id}`, which is read again at line {read.lineno}: what happens to it then is that function's")
                 return self._of_name(named, call.lineno, 1)
         return _missing(f"`{text(call)[:60]}` is not bound, stored or returned where it is built, so nothing is shown to keep it")
