@@ -38,6 +38,8 @@ from .imported_kinds import Imported
 from .survey import Survey, survey_module
 
 _MAX_STEPS = 8
+#: Methods of a module that keep the module or tensor they are given: ``model.add_module(name, Block())``.
+_MODULE_KEEPING_METHODS = frozenset({"add_module", "register_module", "register_parameter", "register_buffer", "append", "extend", "insert"})
 #: Containers whose constructor keeps what it is given: ``nn.Sequential(Block())`` owns the block.
 _KEEPING_CONSTRUCTORS = frozenset({
     "torch.nn.Sequential", "torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.ParameterList", "torch.nn.ParameterDict",
@@ -369,8 +371,14 @@ class Owners:
         (``Probe(tag)(h)``, ``min(Net(w) for w in widths)``, ``train(Experiment(...))``), it is not shown kept."""
         child: ast.AST = call
         parent = self.scopes.parent(call)
-        while isinstance(parent, (ast.List, ast.Tuple, ast.Set)) or (isinstance(parent, ast.ListComp) and parent.elt is child):
+        while isinstance(parent, (ast.List, ast.Tuple, ast.Set, ast.Starred)) or (isinstance(parent, ast.ListComp) and parent.elt is child):
             child, parent = parent, self.scopes.parent(parent)  # an element of a display or a list comprehension
+        if (
+            isinstance(parent, ast.Call) and child in parent.args and isinstance(parent.func, ast.Attribute)
+            and parent.func.attr in _MODULE_KEEPING_METHODS
+            and (parent.func.attr.startswith(("add_", "register_")) or getattr(self.evidence.of(parent.func.value), "kind", None) == MODULE)
+        ):  # ``add_module`` and ``register_*`` are nn.Module's own names; a list's ``append`` needs the evidence
+            return Owner(True, f"handed to `{text(parent.func)}`, which keeps it in that module")
         if isinstance(parent, ast.Call) and child in parent.args:
             built = self.evidence.of(parent)
             if getattr(built, "kind", None) == MODULE or self.survey.names.qualify(parent.func) in _KEEPING_CONSTRUCTORS:
