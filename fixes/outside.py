@@ -17,7 +17,7 @@ import os
 import re
 import warnings
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Iterable, Iterator, Optional
 
 from flake8_weakglobals.analysis.evidence import argument_at
 from flake8_weakglobals.analysis.framework_types import Vocabulary
@@ -89,10 +89,10 @@ def _outside_reason(
     for other in _mentioning(scope, {name.rpartition(".")[0].rpartition(".")[2] for name in exported}):  # each module it is in
         if other == own:
             continue
-        whole = _whole_namespace_read(files[other], other, _words(scope)[other], context.name, holder if finding.scope == "instance" else None)
+        whole = _whole_namespace_read(scope, files[other], other, context.name, holder if finding.scope == "instance" else None)
         if whole is not None:
             return whole, ()
-        if finding.name.rpartition(".")[2] not in _words(scope)[other] and (holder is None or holder.rpartition(".")[2] not in _words(scope)[other]):
+        if not _spells(scope, other, finding.name.rpartition(".")[2]) and (holder is None or not _spells(scope, other, holder.rpartition(".")[2])):
             continue
         if context_for(other) is None:
             continue
@@ -130,7 +130,7 @@ def _exported_as(scope: Path, files: dict[Path, str], module: str, name: str) ->
         source_module, _, source_name = current.rpartition(".")
         module_word = source_module.rpartition(".")[2]
         for other in _mentioning(scope, {source_name}):
-            if module_word not in _words(scope)[other]:
+            if not _spells(scope, other, module_word):
                 continue  # ``from .names import X`` spells the module it imports from
             tree = _parsed(files[other])
             other_context = context_for(other)
@@ -217,9 +217,7 @@ def _reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, cont
     attributes of what it found."""
     holders = {name.rpartition(".")[0] for name in names}  # the modules it is in; for a class's, the class
     attribute = finding.name.rpartition(".")[2]
-    for other, words in _words(scope).items():
-        if words.isdisjoint(_BY_NAME_WORDS):
-            continue
+    for other in _mentioning(scope, _BY_NAME_WORDS):
         found = _by_name(other, files[other])
         reads = [(target, line, how, variable, sweep) for target, line, how, filters, variable, sweep in found.attributes if _passes(attribute, filters)]
         named = next(((line, how) for target, line, how, _, _ in reads if target in holders), None)
@@ -491,7 +489,7 @@ def _premise_broken(
         # record``, ``names.record(...)``): the others, however many share the word, are not read
         importing_words = {name.rpartition(".")[0].rpartition(".")[2] for name in exported}
         for other in _mentioning(scope, {method}):
-            if exported and _words(scope)[other].isdisjoint(importing_words):
+            if exported and not any(_spells(scope, other, word) for word in importing_words):
                 continue
             other_context = context_for(other) if other != own or module != context.name else None
             tree = _parsed(files[other]) if other_context is not None else None
@@ -559,14 +557,15 @@ class _WholeReads:
 _NOTHING_READ = _WholeReads()
 
 
-def _whole_namespace_read(text: str, path: Path, words: frozenset[str], module: str, holder: Optional[str]) -> Optional[str]:
+def _whole_namespace_read(scope: Path, text: str, path: Path, module: str, holder: Optional[str]) -> Optional[str]:
     """Where another module reads this module's namespace whole (a reset that clears every dict it finds
     would skip the rewritten container), or hands the instance that holds the container to pickle, copy or
     ``torch.save``. A module that spells none of the words either needs is not parsed: a read of the
     namespace spells one of ``_NAMESPACE_WORDS``, and handing the holder along spells its name (in the
     import, at least) and one of ``_TAKING_ALONG_WORDS``."""
-    takes_along = holder is not None and holder.rpartition(".")[2] in words and not words.isdisjoint(_TAKING_ALONG_WORDS)
-    if words.isdisjoint(_NAMESPACE_WORDS) and not takes_along:
+    takes_along = (holder is not None and _spells(scope, path, holder.rpartition(".")[2])
+                   and any(_spells(scope, path, word) for word in _TAKING_ALONG_WORDS))
+    if not takes_along and not any(_spells(scope, path, word) for word in _NAMESPACE_WORDS):
         return None
     reads = _whole_reads(path, text)
     found = [(line, how) for name, line, how in reads.namespaces if name == module]
@@ -649,36 +648,35 @@ def _texts(scope: Path) -> Optional[dict[Path, str]]:
     return texts
 
 
-@functools.lru_cache(maxsize=8)
-def _words(scope: Path) -> dict[Path, frozenset[str]]:
-    """The identifiers each file under ``scope`` spells: asking which files mention a name is then a set
-    lookup per file, not a text search (a run over 500 files spent 7 s searching)."""
-    return {path: frozenset(_WORD.findall(text)) for path, text in (_texts(scope) or {}).items()}
+def _spells(scope: Path, path: Path, word: str) -> bool:
+    """Whether the file at ``path`` under ``scope`` spells the identifier ``word``."""
+    return path in _spelling(scope, word)
 
 
-@functools.lru_cache(maxsize=8)
-def _spellers(scope: Path) -> dict[str, tuple[Path, ...]]:
-    """Each identifier spelled under ``scope``, to the files that spell it: which files mention a name is
-    then one lookup, however many files there are."""
-    spellers: dict[str, list[Path]] = {}
-    for path, spelled in _words(scope).items():
-        for word in spelled:
-            spellers.setdefault(word, []).append(path)
-    return {word: tuple(paths) for word, paths in spellers.items()}
+@functools.lru_cache(maxsize=4096)
+def _spelling(scope: Path, word: str) -> dict[Path, None]:
+    """The files under ``scope`` that spell the identifier ``word``, in the order the files were listed:
+    one substring search per file and word asked, memoised for the run. A run asks a few words (three over
+    torch's 2,285 files, besides the by-name words), so an index of every word of every file, which took
+    2.5 s over torch, costs more than it saves."""
+    whole_word = re.compile(rf"{re.escape(word)}(?!\w)(?<!\w{re.escape(word)})")  # a literal first: the fast search
+    return dict.fromkeys(path for path, text in (_texts(scope) or {}).items() if word in text and whole_word.search(text))
 
 
-def _mentioning(scope: Path, words: set[str]) -> Iterator[Path]:
+def _mentioning(scope: Path, words: Iterable[str]) -> Iterator[Path]:
     """The files under ``scope`` that mention any of ``words``, in the order the files were listed."""
-    index = _spellers(scope)
-    if len(words) == 1:
-        return iter(index.get(next(iter(words)), ()))
-    found = {path for word in words for path in index.get(word, ())}
-    return iter(sorted(found, key=_listed_at(scope).__getitem__))
+    found: dict[Path, None] = {}
+    for word in words:
+        found.update(_spelling(scope, word))
+    if len(found) < 2:
+        return iter(found)
+    order = _listed_at(scope)
+    return iter(sorted(found, key=order.__getitem__))
 
 
 @functools.lru_cache(maxsize=8)
 def _listed_at(scope: Path) -> dict[Path, int]:
-    return {path: position for position, path in enumerate(_words(scope))}
+    return {path: position for position, path in enumerate(_texts(scope) or {})}
 
 
 def _uses_in(
