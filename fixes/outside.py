@@ -90,6 +90,8 @@ def _outside_reason(
         if other == own:
             continue
         whole = _whole_namespace_read(scope, files[other], other, context.name, holder if finding.scope == "instance" else None)
+        if whole is None and context_for(other) is not None:
+            whole = _module_as_a_value(other, files[other], {name.rpartition(".")[0] for name in exported})
         if whole is not None:
             return whole, ()
         if not _spells(scope, other, finding.name.rpartition(".")[2]) and (holder is None or not _spells(scope, other, holder.rpartition(".")[2])):
@@ -116,6 +118,26 @@ def _outside_reason(
         return premise, ()
     filled = _filled_from_elsewhere(path, context, finding, scope, files) if finding.fillers else None
     return filled, tuple(dict.fromkeys((*callers, *uses))) if filled is None else ()
+
+
+def _module_as_a_value(path: Path, text: str, modules: set[str]) -> Optional[str]:
+    """Where the module at ``path`` uses a module that holds the container as a value, not only to read a
+    named attribute of it: hands it to a call (``snapshot(gradnorms)``, ``getattr(m, "X", None)``,
+    ``reload(m)``), binds it to another name, compares it. What it is handed to may read the container
+    under any name, so no use is shown."""
+    tree = _parsed(text)
+    found = references(path, tree) if tree is not None else None
+    if found is None:
+        return None  # the container's own uses decide whether an unparsable file refuses the fix
+    for module in sorted(modules):
+        for _, reference in found.by_name.get(module, ()):
+            parent = found.parents.get(reference)
+            if not (isinstance(parent, ast.Attribute) and parent.value is reference):
+                return (
+                    f"`{_shown(path)}` line {reference.lineno} uses the module `{module}` itself as a value "
+                    f"(`{_statement(reference, found.parents)}`), and what receives it may read the container"
+                )
+    return None
 
 
 def _exported_as(scope: Path, files: dict[Path, str], module: str, name: str) -> frozenset[str]:
@@ -248,9 +270,12 @@ _COPIES = frozenset({"list", "tuple", "sorted", "reversed", "enumerate", "iter",
 def _bound_to(found: ast.expr, scopes: Scopes) -> frozenset[str]:
     """The variables that ``found`` (a call or a table that yields objects) is bound to: the target of an
     assignment, the targets of a loop or a comprehension over it (or over its ``.values()``/``.items()``),
-    and ``"<direct>"`` where it is used in place (``getattr(import_module(n), a)``)."""
+    what one entry of it is bound to (``sys.modules[name]``, ``sys.modules.get(name)``), and ``"<direct>"``
+    where it is used in place (``getattr(import_module(n), a)``)."""
     node, parent = found, scopes.parent(found)
-    if isinstance(parent, ast.Attribute) and parent.attr in _WALKED_VIEWS:
+    if isinstance(parent, ast.Subscript) and parent.value is node:  # ``home = sys.modules[cls.__module__]``: one entry
+        node, parent = parent, scopes.parent(parent)
+    elif isinstance(parent, ast.Attribute) and parent.attr in _WALKED_VIEWS | {"get"}:
         call = scopes.parent(parent)
         if isinstance(call, ast.Call) and call.func is parent:
             node, parent = call, scopes.parent(call)
@@ -431,16 +456,12 @@ def _passes(attribute: str, filters: tuple[tuple[str, str], ...]) -> bool:
 
 
 def _one_module(parent: Optional[ast.AST], node: ast.Attribute) -> bool:
-    """``sys.modules[__name__]``, ``sys.modules["pkg.x"]``, ``sys.modules[f.__module__]``: one known module,
-    not the table walked."""
+    """``sys.modules[__name__]``, ``sys.modules["pkg.x"]``: one known module, not the table walked.
+    ``sys.modules[type(x).__module__]`` is any module that defines a class, the container's among them."""
     if not (isinstance(parent, ast.Subscript) and parent.value is node):
         return False
     key = parent.slice
-    return (
-        isinstance(key, ast.Constant)
-        or (isinstance(key, ast.Name) and key.id == "__name__")
-        or (isinstance(key, ast.Attribute) and key.attr == "__module__")
-    )
+    return isinstance(key, ast.Constant) or (isinstance(key, ast.Name) and key.id == "__name__")
 
 
 def _in_annotation(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:

@@ -63,7 +63,23 @@ def references(path: Path, tree: ast.Module) -> Optional[References]:
             found.attributes.setdefault(node.attr, []).append((order, node))
         if isinstance(node, (ast.Name, ast.Attribute)) and not isinstance(found.parents.get(node), ast.Attribute):
             _add_chain(found, context, order, node)  # only the outermost of ``a.b.c``: its parts are named below
+        elif isinstance(node, (ast.Subscript, ast.Call)) and not isinstance(found.parents.get(node), ast.Attribute):
+            module = module_by_constant(node, found.names)
+            if module is not None:  # the module itself, used as a value
+                found.by_name.setdefault(module, []).append((order, node))
     return found
+
+
+def module_by_constant(node: ast.expr, names: Names) -> Optional[str]:
+    """The module that ``sys.modules["pkg.state"]`` or ``importlib.import_module("pkg.state")`` gives, a
+    route to it that names no import."""
+    if isinstance(node, ast.Subscript) and names.qualify(node.value) == "sys.modules":
+        key = node.slice
+    elif isinstance(node, ast.Call) and names.qualify(node.func) == "importlib.import_module" and len(node.args) == 1 and not node.keywords:
+        key = node.args[0]
+    else:
+        return None
+    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) and not key.value.startswith(".") else None
 
 
 def _add_chain(found: References, context: ModuleContext, order: int, outermost: ast.expr) -> None:
@@ -85,6 +101,28 @@ def _add_chain(found: References, context: ModuleContext, order: int, outermost:
         if not isinstance(current, ast.Attribute):
             return
         current = current.value
+        module = module_by_constant(current, found.names)
+        if module is not None:  # ``sys.modules["pkg.state"].registry``: the chain starts at that module
+            _add_found_module(found, order, outermost, module, named)
+            return
+
+
+def _add_found_module(found: References, order: int, outermost: ast.expr, module: str, named: set[str]) -> None:
+    """The prefixes of a chain whose base is a module found by a constant name, each under its absolute
+    name, outermost first, as ``_add_chain`` keeps them."""
+    prefixes: list[tuple[str, ast.expr]] = []
+    current = outermost
+    while isinstance(current, ast.Attribute):
+        prefixes.append((current.attr, current))
+        current = current.value
+    qualified = [module]
+    for attribute, _ in reversed(prefixes):
+        qualified.append(f"{qualified[-1]}.{attribute}")
+    nodes = [node for _, node in prefixes] + [current]
+    for name, node in zip(reversed(qualified), nodes):
+        if name not in named:
+            named.add(name)
+            found.by_name.setdefault(name, []).append((order, node))
 
 
 def references_to(found: References, qualified: str) -> list[tuple[int, ast.expr]]:
