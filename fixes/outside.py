@@ -39,7 +39,7 @@ from .references import References, chain_top, imported_names, references, refer
 #: as ``lru_cache``'s do.
 _RUNTIME_METHODS = MAP_API | SET_API | LIST_API | {"cache_info", "cache_clear", "cache_parameters"}
 _KEY_FREE_CALLS = frozenset({"builtins.len", "builtins.bool", "builtins.print", "builtins.repr", "builtins.str"})
-_WORD = re.compile(r"[^\W\d]\w*")
+_STAR_IMPORT = re.compile(r"\bimport\s+\*")
 _MAX_FILES = 20_000  # a bigger project is not scanned: every fix there is refused rather than guessed
 
 
@@ -142,18 +142,21 @@ def _module_as_a_value(path: Path, text: str, modules: set[str]) -> Optional[str
 
 def _exported_as(scope: Path, files: dict[Path, str], module: str, name: str) -> frozenset[str]:
     """The absolute names the container goes by in the project: its own (``pkg.names.REGISTRY``) and each
-    re-export of it, a package's ``__init__`` doing ``from .names import REGISTRY`` (``pkg.REGISTRY``),
-    followed through re-exports of re-exports. A module that imports it from a re-export names no module
-    that defines it."""
+    re-export of it, a package's ``__init__`` doing ``from .names import REGISTRY`` or ``from .names import
+    *`` (``pkg.REGISTRY``), followed through re-exports of re-exports. A module that imports it from a
+    re-export names no module that defines it."""
     found = {f"{module}.{name}"}
     pending = [f"{module}.{name}"]
     while pending:
         current = pending.pop()
         source_module, _, source_name = current.rpartition(".")
         module_word = source_module.rpartition(".")[2]
-        for other in _mentioning(scope, {source_name}):
+        starred = not source_name.startswith("_")  # a star import binds every public name (``__all__`` aside)
+        for other in _mentioning(scope, {source_name, module_word} if starred else {source_name}):
             if not _spells(scope, other, module_word):
                 continue  # ``from .names import X`` spells the module it imports from
+            if not _spells(scope, other, source_name) and not _STAR_IMPORT.search(files[other]):
+                continue
             tree = _parsed(files[other])
             other_context = context_for(other)
             if tree is None or other_context is None:
@@ -163,8 +166,8 @@ def _exported_as(scope: Path, files: dict[Path, str], module: str, name: str) ->
                     continue
                 imported_from = other_context.absolute("." * statement.level + (statement.module or ""))
                 for alias in statement.names:
-                    if imported_from == source_module and alias.name == source_name:
-                        exported = f"{other_context.name}.{alias.asname or alias.name}"
+                    if imported_from == source_module and (alias.name == source_name or (alias.name == "*" and starred)):
+                        exported = f"{other_context.name}.{alias.asname or source_name}"
                         if exported not in found:
                             found.add(exported)
                             pending.append(exported)
