@@ -363,11 +363,18 @@ _SWEEPS = frozenset({"builtins.dir", "builtins.vars", "inspect.getmembers", "ins
 
 def _swept_name(name: ast.expr, scopes: Scopes, names: Names) -> bool:
     """Whether ``name`` is a loop variable over every attribute of something: ``for n in dir(m)``,
-    ``for n, v in vars(m).items()``, ``for n in m.__dict__``, ``m.__dir__()``."""
+    ``for n, v in vars(m).items()``, ``for n in m.__dict__``, ``m.__dir__()``; or the parameter of a
+    module's ``__getattr__`` (PEP 562), which holds whatever name any importer asks that module for: a lazy
+    re-export reaches every attribute of what it finds."""
     if not isinstance(name, ast.Name):
         return False
     current = scopes.parent(name)
     while current is not None and not isinstance(current, ast.Module):
+        if (
+            isinstance(current, ast.FunctionDef) and current.name == "__getattr__" and isinstance(scopes.parent(current), ast.Module)
+            and current.args.args[:1] and current.args.args[0].arg == name.id
+        ):
+            return True
         if isinstance(current, (ast.For, ast.comprehension)) and any(isinstance(n, ast.Name) and n.id == name.id for n in ast.walk(current.target)):
             return any(
                 (isinstance(n, ast.Call) and (names.qualify(n.func) in _SWEEPS or (isinstance(n.func, ast.Attribute) and n.func.attr == "__dir__")))
