@@ -209,9 +209,11 @@ def _filled_from_elsewhere(
 #: Identifiers a module must spell to reach a module or an object's attributes by a name it computes.
 _BY_NAME_WORDS = frozenset(
     "getattr vars dir __dict__ getmembers getmembers_static import_module __import__ iter_modules "
-    "walk_packages get_objects __subclasses__ modules".split()
+    "walk_packages get_objects __subclasses__ __mro__ __bases__ getmro modules".split()
 )
-_MODULES_BY_NAME = frozenset({"importlib.import_module", "builtins.__import__", "gc.get_objects"})
+_MODULES_BY_NAME = frozenset({"importlib.import_module", "builtins.__import__", "gc.get_objects", "inspect.getmro"})
+#: What a class reaches that no name shows: its bases, any class at all (``type(obj).__mro__``).
+_CLASSES_REACHED = frozenset({"__mro__", "__bases__"})
 #: Reads by name (``setattr`` only rebinds: a reset that binds a new container leaves the fix's behind, as it
 #: left the dict).
 _ATTRIBUTES_BY_NAME = frozenset({"builtins.getattr", "builtins.vars", "builtins.dir", "inspect.getmembers", "inspect.getmembers_static"})
@@ -412,12 +414,15 @@ def _strings(path: Path, text: str) -> tuple[str, ...]:
 
 def _finds_by_name(node: ast.expr, names: Names, scopes: Scopes) -> bool:
     """``importlib.import_module(name)`` with a computed name, ``gc.get_objects()``,
-    ``cls.__subclasses__()``, or ``sys.modules`` other than one known module."""
+    ``cls.__subclasses__()``, a class's ``__mro__`` or ``__bases__`` (``inspect.getmro(cls)``), or
+    ``sys.modules`` other than one known module."""
     if isinstance(node, ast.Call):
         callee = names.qualify(node.func) or ""
         if callee in _MODULES_BY_NAME:
             return not (node.args and isinstance(node.args[0], ast.Constant))
         return isinstance(node.func, ast.Attribute) and node.func.attr == "__subclasses__"
+    if isinstance(node, ast.Attribute) and node.attr in _CLASSES_REACHED:
+        return True
     return isinstance(node, ast.Attribute) and names.qualify(node) == "sys.modules" and not _one_module(scopes.parent(node), node)
 
 
