@@ -23,7 +23,7 @@ from flake8_weakglobals.analysis.evidence import argument_at
 from flake8_weakglobals.analysis.framework_types import Vocabulary
 from flake8_weakglobals.analysis.owners import Owners, Premise, owners_in
 from flake8_weakglobals.analysis.passed_to_calls import READING_CALLS
-from flake8_weakglobals.index.project import INSTALLED_ROOTS, ModuleContext, context_for
+from flake8_weakglobals.index.project import INSTALLED_ROOTS, ModuleContext, context_for, is_python_script
 from flake8_weakglobals.rules.analyze_module import TORCH_ONLY
 from flake8_weakglobals.rules.container_fix import HOLDER_SAFE_CALLS, LIST_API, MAP_API, SET_API
 from flake8_weakglobals.rules.findings import Finding
@@ -228,8 +228,8 @@ class _ByName:
     ``x.__dict__``), with the absolute name of ``x`` where it is an imported name ("" for anything else,
     ``self`` and ``cls`` aside) and the variable ``x`` is, if it is one."""
 
-    #: ``(line, how, the variables bound to what it finds)``
-    found: tuple[tuple[int, str, frozenset[str]], ...] = ()
+    #: ``(line, how, the variables bound to what it finds, whether it finds only classes)``
+    found: tuple[tuple[int, str, frozenset[str], bool], ...] = ()
     #: ``(target, line, how, filters, variable, sweep)``: ``filters`` are what the code asks of a name before
     #: it reads it (``if name.endswith("Builder"): getattr(module, name)``), as ``(str method or "==",
     #: argument)``; ``sweep``: it reads every attribute (``vars(m)``, ``getattr(m, n)`` for each ``n`` of
@@ -253,7 +253,9 @@ def _reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, cont
         # One attribute named by a string (``"pkg.mod.Class"`` from a configuration) reaches the container only
         # where a string of the project names it; a sweep over every attribute reaches it anyway.
         by_string = _named_in_strings(scope, files, {name.rpartition(".")[0].rpartition(".")[2] for name in names}, attribute)
-        for line, how, bound in found.found:
+        for line, how, bound, classes_only in found.found:
+            if classes_only and finding.scope != "class":
+                continue  # a class's namespace holds no module's global, nor an instance's attribute
             read = next(
                 ((read_line, read_how) for target, read_line, read_how, variable, sweep in reads
                  if not target and variable in bound and (sweep or by_string)),
@@ -307,7 +309,7 @@ def _by_name(path: Path, text: str) -> _ByName:
     if tree is None or context is None:
         return _ByName()
     names = imported_names(tree)
-    found: list[tuple[int, str, frozenset[str]]] = []
+    found: list[tuple[int, str, frozenset[str], bool]] = []
     attributes: list[tuple[str, int, str, tuple[tuple[str, str], ...], str, bool]] = []
     scopes = Scopes(tree)
 
@@ -336,7 +338,7 @@ def _by_name(path: Path, text: str) -> _ByName:
     lines = Mentions(text).words(_BY_NAME_WORDS | names.spellings((*_MODULES_BY_NAME, *_ATTRIBUTES_BY_NAME)))
     for node in scopes.index_parts(tree, functools.partial(Mentions.within, lines)):
         if isinstance(node, (ast.Call, ast.Attribute)) and _finds_by_name(node, names, scopes):
-            found.append((node.lineno, f"finds objects by name with `{ast.unparse(node)[:50]}`", _bound_to(node, scopes)))
+            found.append((node.lineno, f"finds objects by name with `{ast.unparse(node)[:50]}`", _bound_to(node, scopes), _finds_only_classes(node, names)))
         if isinstance(node, ast.Call):
             callee = names.qualify(node.func) or ""
             computed = len(node.args) < 2 or not isinstance(node.args[1], ast.Constant)
@@ -424,6 +426,13 @@ def _finds_by_name(node: ast.expr, names: Names, scopes: Scopes) -> bool:
     if isinstance(node, ast.Attribute) and node.attr in _CLASSES_REACHED:
         return True
     return isinstance(node, ast.Attribute) and names.qualify(node) == "sys.modules" and not _one_module(scopes.parent(node), node)
+
+
+def _finds_only_classes(node: ast.expr, names: Names) -> bool:
+    """``cls.__subclasses__()``, ``type(x).__mro__``, ``inspect.getmro(cls)``: what it finds are classes."""
+    if isinstance(node, ast.Call):
+        return names.qualify(node.func) == "inspect.getmro" or (isinstance(node.func, ast.Attribute) and node.func.attr == "__subclasses__")
+    return isinstance(node, ast.Attribute) and node.attr in _CLASSES_REACHED
 
 
 _NAME_TESTS = frozenset({"startswith", "endswith"})
@@ -670,7 +679,7 @@ def _texts(scope: Path) -> Optional[dict[Path, str]]:
     for directory, subdirectories, files in os.walk(scope):
         subdirectories[:] = sorted(d for d in subdirectories if d not in SKIPPED_DIRECTORIES and not d.startswith("."))
         for name in sorted(files):
-            if not name.endswith(".py"):
+            if not name.endswith(".py") and ("." in name or not is_python_script(Path(directory) / name)):
                 continue
             if len(texts) >= _MAX_FILES:
                 return None

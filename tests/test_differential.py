@@ -61,6 +61,10 @@ CODEMOD = re.compile(r"^# codemod: (?P<arguments>.+)$", re.MULTILINE)
 #: A behaviour change we know of and have not fixed yet: the test is a strict xfail, so fixing it shows.
 KNOWN_GAP = re.compile(r"^# known gap: (?P<reason>.+)$", re.MULTILINE)
 DEFAULT_ARGUMENTS = ("--runtime", "import")
+#: Where the one-file programs sit in a copy: a directory of their own, beside each directory program, so
+#: that what a directory program does to every module it finds (``vars(sys.modules[name])``) is no
+#: importer of theirs, as it would be of the one-file programs in its own directory.
+SINGLES = "single_files"
 
 
 @dataclass(frozen=True)
@@ -75,7 +79,7 @@ class Program:
     @property
     def main(self) -> str:
         """The program's file, relative to its copy's root."""
-        return f"{self.name}/main.py" if self.source.is_dir() else self.source.name
+        return f"{self.name}/main.py" if self.source.is_dir() else f"{SINGLES}/{self.source.name}"
 
 
 def discover() -> list[Program]:
@@ -118,7 +122,8 @@ def _copy(program: Program, root: Path) -> Path:
     if program.source.is_dir():
         shutil.copytree(program.source, root / program.name, ignore=shutil.ignore_patterns("__pycache__"))
     else:
-        shutil.copy2(program.source, root / program.source.name)
+        (root / SINGLES).mkdir(exist_ok=True)
+        shutil.copy2(program.source, root / program.main)
     return root / program.main
 
 

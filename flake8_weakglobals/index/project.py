@@ -444,11 +444,24 @@ def context_for(path: Path) -> Optional[ModuleContext]:
         _DIRECTORIES[directory] = _directory_context(Path(absolute))
     index, package = _DIRECTORIES[directory]
     stem = filename.rpartition(".")[0] if "." in filename else filename
+    if "." not in filename and package is not None and is_python_script(Path(absolute)):
+        return ModuleContext(index, "__main__", False)  # ``bin/export-features``: run, never imported
     if package is None or not stem.isidentifier():
         return None
     if stem == "__init__":
         return ModuleContext(index, package, True) if package else None
     return ModuleContext(index, f"{package}.{stem}" if package else stem, False)
+
+
+def is_python_script(path: Path) -> bool:
+    """A file without the ``.py`` suffix that Python runs: its first line is a ``python`` shebang
+    (``#!/usr/bin/env python3``). It imports the project's modules like any other."""
+    try:
+        with open(path, "rb") as file:
+            first = file.readline(200)
+    except OSError:
+        return False
+    return first.startswith(b"#!") and b"python" in first
 
 
 def _directory_context(path: Path) -> tuple[ProjectIndex, Optional[str]]:

@@ -21,4 +21,19 @@ def main() -> None:
     model[1] = nn.Identity()
     gc.collect()
     print("[gc] names after replacing a layer:", sorted(toolkit.names.values()))
-    print("star-exported runtime names:", sorted(name for name in vars(toolkit) if name.startswith(("weak", "Weak", "Strict"))))
+    # Each of the runtime's public names, read as an attribute: ``vars(toolkit)`` would read the package's
+    # namespace whole, where its re-export of ``names`` sits, and no fix could be shown safe.
+    probes = {
+        "StrictWeakIdMap": lambda: toolkit.StrictWeakIdMap, "StrictWeakIdSet": lambda: toolkit.StrictWeakIdSet,
+        "WeakIdList": lambda: toolkit.WeakIdList, "WeakIdSet": lambda: toolkit.WeakIdSet,
+        "WeakValueMap": lambda: toolkit.WeakValueMap, "weak_lru_cache": lambda: toolkit.weak_lru_cache,
+        "weak_shared_cache": lambda: toolkit.weak_shared_cache, "weak_shared_lru_cache": lambda: toolkit.weak_shared_lru_cache,
+    }
+    exported = []
+    for name, probe in probes.items():
+        try:
+            probe()
+        except AttributeError:
+            continue
+        exported.append(name)
+    print("star-exported runtime names:", exported)
