@@ -22,11 +22,14 @@ import pytest
 MODULE = "from torch import nn\n\nnames = {}\n\n\ndef add(module: nn.Module) -> None:\n    names[module] = 1\n"
 #: Run first: an import of this package from the fixed code fails, as it would where it is not installed.
 BLOCKED = "import sys\nsys.modules['flake8_weakglobals'] = None\n"
-# The probe reads the map through ``getattr``: a use of the project that called ``type(m.names)`` would rightly
-# make the codemod refuse the fix (it checks the other modules' uses of a container).
+# The probe reads the module the fix takes the map's class from (``_WeakIdMap``, the name the fix binds; none
+# before it): a use of the project that read the map's type, ``type(m.names)`` or through
+# ``getattr(m, "names")``, would rightly make the codemod refuse the fix (it checks the other modules' uses
+# of a container, and of the module that holds it).
 PROBE = (
     "import gc\nfrom torch import nn\nkey = nn.Linear(2, 2); m.add(key); before = len(m.names); del key; gc.collect()\n"
-    "print(before, len(m.names), type(getattr(m, 'names')).__module__)\n"
+    "try:\n    runtime = m._WeakIdMap.__module__\nexcept AttributeError:\n    runtime = 'builtins'\n"
+    "print(before, len(m.names), runtime)\n"
 )
 
 

@@ -23,11 +23,14 @@ MODULE = (
     "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
     "    from torch import nn\n\nnames = {}\n\n\ndef add(module: nn.Module) -> None:\n    names[module] = 1\n"
 )
-# The probe reads the map's type through ``getattr``: a script of the project that called ``type(m.names)``
-# would rightly make the codemod refuse the fix (it checks the project's other uses of a container).
+# The probe reads the module the fix takes the map's class from (``_WeakIdMap``, the name the fix binds; none
+# before it): a script of the project that read the map's type, ``type(m.names)`` or through
+# ``getattr(m, "names")``, would rightly make the codemod refuse the fix (it checks the project's other uses
+# of a container, and of the module that holds it).
 PROBE = (
     "import gc\nclass Key: pass\nkey = Key(); m.add(key); before = len(m.names); del key; gc.collect()\n"
-    "print(before, len(m.names), type(getattr(m, 'names')).__module__)\n"
+    "try:\n    runtime = m._WeakIdMap.__module__\nexcept AttributeError:\n    runtime = 'builtins'\n"
+    "print(before, len(m.names), runtime)\n"
 )
 PROJECT = '[project]\nname = "demo"\nversion = "0"\n'
 #: A module of a regular package that is also a script.
