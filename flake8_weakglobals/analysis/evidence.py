@@ -45,6 +45,9 @@ class Obj:
     #: Constructed by this module's own code (a constructor or a factory), even once a local variable holds
     #: it (``disowned``): nothing outside the module ever owned it
     built: bool = False
+    #: For a framework container (``nn.Sequential``, ``nn.ModuleList``, ``nn.ParameterList``): the kind of
+    #: what iterating or indexing it yields (``for layer in model``, ``model[0]``)
+    iterates: str = ""
 
     @property
     def foreign(self) -> bool:
@@ -87,6 +90,9 @@ def element_of(value: Value) -> Value:
         return value.element
     if isinstance(value, Tup):
         return same(value.items)
+    if isinstance(value, Obj) and value.iterates:  # a layer of a Sequential: owned as the Sequential is
+        why = f"an element of a {'module container' if value.kind == MODULE else 'framework container'}, {value.why}"
+        return Obj(value.iterates, why, value.line, owned=value.owned, module_held=value.module_held, built=value.built)
     return None
 
 
@@ -171,6 +177,19 @@ _TYPING_SEQUENCES = {
     "AbstractSet", "MutableSet", "Deque", "Generator", "list", "set", "frozenset", "deque",
 }
 _TYPING_MODULES = ("typing.", "typing_extensions.", "collections.abc.", "collections.", "builtins.")
+#: torch layers whose ``__init__`` makes ``self.weight`` and ``self.bias`` parameters: a subclass's methods
+#: read them without assigning them
+_INHERITED_PARAMETERS = frozenset({"weight", "bias"})
+_LAYERS_WITH_PARAMETERS = frozenset(
+    f"torch.nn.{name}"
+    for name in (
+        "Linear Bilinear LazyLinear Conv1d Conv2d Conv3d ConvTranspose1d ConvTranspose2d ConvTranspose3d Embedding "
+        "EmbeddingBag LayerNorm GroupNorm RMSNorm BatchNorm1d BatchNorm2d BatchNorm3d InstanceNorm1d InstanceNorm2d "
+        "InstanceNorm3d"
+    ).split()
+)
+#: Framework containers that yield their elements when iterated or indexed (a ModuleDict yields its keys)
+_FRAMEWORK_SEQUENCES = {"torch.nn.Sequential": MODULE, "torch.nn.ModuleList": MODULE, "torch.nn.ParameterList": PARAMETER}
 _PASS_THROUGH = {"list", "tuple", "sorted", "reversed", "iter", "set", "frozenset"}
 
 
@@ -254,7 +273,7 @@ class Evidence:
         if isinstance(expr, ast.Subscript):
             base = self.of(expr.value)
             index = expr.slice
-            if isinstance(index, ast.Constant) and isinstance(index.value, int) and not isinstance(base, Obj):
+            if isinstance(index, ast.Constant) and isinstance(index.value, int) and not (isinstance(base, Obj) and not base.iterates):
                 return project(base, (index.value,)) if isinstance(base, Tup) else element_of(base)
             if isinstance(base, Seq):
                 return element_of(base)
@@ -316,6 +335,10 @@ class Evidence:
         found = same(values) if values else None
         if isinstance(found, Obj):
             return Obj(found.kind, f"`self.{attribute.attr}` is assigned {found.why}", found.line, holds=found.holds)
+        if not values and attribute.attr in _INHERITED_PARAMETERS:
+            base = self._parameter_base(owner)
+            if base is not None:
+                return Obj(PARAMETER, f"`self.{attribute.attr}`, a parameter `{base}` makes", attribute.lineno)
         if found is None:
             for info in self.survey.lineage(owner):
                 for method in (m for m in info.methods.values() if m not in self.survey.unbound_methods):
@@ -323,6 +346,15 @@ class Evidence:
                     if used:
                         return Obj(MODULE, f"`self.{attribute.attr}.{used[0]}()` is called", used[1])
         return disowned(found)
+
+    def _parameter_base(self, owner: ClassInfo) -> Optional[str]:
+        """The torch layer among this class's bases (``class Tagged(nn.Linear)``) whose ``__init__`` makes
+        ``self.weight`` and ``self.bias`` parameters, as written."""
+        for info in self.survey.lineage(owner):
+            for base in info.node.bases:
+                if self.names.qualify(base) in _LAYERS_WITH_PARAMETERS:
+                    return text(base)
+        return None
 
     def _bound_owner(self, attribute: ast.Attribute) -> Optional[ClassInfo]:
         if not isinstance(attribute.value, ast.Name):
@@ -437,7 +469,7 @@ class Evidence:
                 return Obj(original.kind, f"a copy made by `{text(call)}`", call.lineno, owned=True, holds=original.holds)
         kind = self.vocabulary.kind_of_call(qualified)
         if kind is not None:
-            return Obj(kind, f"built by `{text(function)}(...)`", call.lineno, owned=True)
+            return Obj(kind, f"built by `{text(function)}(...)`", call.lineno, owned=True, iterates=_FRAMEWORK_SEQUENCES.get(qualified, ""))
         if qualified.startswith("torch."):  # ``torch.softmax(X)``
             tensor_valued = qualified in _TENSOR_FUNCTIONS or qualified.startswith("torch.nn.functional.")
             derived = self._derived([self.of(argument) for argument in arguments], call, tensor_valued)
@@ -468,7 +500,8 @@ class Evidence:
         if isinstance(annotation, (ast.Name, ast.Attribute)):
             kind = self.kind_of_type(annotation)
             line = getattr(annotation, "lineno", 0)
-            return Obj(kind, f"annotated `{text(annotation)}`", line, holds=self.holder_reason(annotation)) if kind else None
+            iterates = _FRAMEWORK_SEQUENCES.get(self.names.qualify(annotation) or "", "")
+            return Obj(kind, f"annotated `{text(annotation)}`", line, holds=self.holder_reason(annotation), iterates=iterates) if kind else None
         if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
             return self._either(annotation.left, annotation.right)
         if not isinstance(annotation, ast.Subscript):
@@ -607,7 +640,7 @@ class Evidence:
         if annotated is not None:
             if not isinstance(annotated, Obj):
                 return annotated
-            return Obj(annotated.kind, f"parameter `{parameter.arg}: {text(parameter.annotation)}`", parameter.lineno, holds=annotated.holds)
+            return replace(annotated, why=f"parameter `{parameter.arg}: {text(parameter.annotation)}`", line=parameter.lineno)
         position = function_parameters(function).index(parameter)
         owner = self.survey.method_owner.get(function)
         if owner is not None and position == 0 and function not in self.survey.unbound_methods:

@@ -429,6 +429,8 @@ class UseClassifier:
         if method == "setdefault" and arguments:
             value = arguments[1] if len(arguments) > 1 else None
             uses.fills.append(self._keyed_fill(arguments[0], value, line, "`X.setdefault(...)`", uses))
+        elif method == "__setitem__" and len(arguments) == 2:  # ``X[k] = v`` spelled as a call, as a lambda must
+            uses.fills.append(self._keyed_fill(arguments[0], arguments[1], line, "`X.__setitem__(key, value)`", uses))
         elif method == "update":
             members = [member for argument in arguments for member in _update_members(argument, self.survey.names)]
             uses.fills.extend(Fill(member, line, "`X.update(...)`") for member in members)
@@ -438,7 +440,7 @@ class UseClassifier:
             uses.fills.append(Fill(Member(arguments[1], "item"), line, "`X.insert(...)`"))
         elif method in ("extend", "extendleft") and arguments:
             uses.fills.append(Fill(Member(arguments[0], "iterable"), line, f"`X.{method}(...)`"))
-        if method in ("get", "pop", "setdefault", "remove", "discard", "__contains__", "__getitem__") and arguments:
+        if method in ("get", "pop", "setdefault", "remove", "discard", "__contains__", "__getitem__", "__setitem__") and arguments:
             self._key(arguments[0], uses)
 
     def _only_when_large(self, call: ast.Call, container: ast.expr) -> bool:
