@@ -183,7 +183,7 @@ def programs(draw: st.DrawFn) -> str:
     if draw(st.booleans()):  # an id()-keyed cache no other code touches: the WG005 shape, rare otherwise
         parameter = draw(st.sampled_from(PARAMETER_TYPES))
         lines += ["", "by_id = {}", "", "", f"def quantized(weight{parameter}):", "    if id(weight) in by_id:",
-                  "        return by_id[id(weight)]", "    by_id[id(weight)] = len(by_id)", "    return by_id.get(id(weight))"]
+                  "        return by_id[id(weight)]", "    by_id[id(weight)] = [len(by_id)]", "    return by_id.get(id(weight))"]
     if draw(st.booleans()):
         lines += ["", f"__all__ = {list(containers)!r}"]
     if draw(st.booleans()):

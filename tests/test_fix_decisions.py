@@ -247,7 +247,7 @@ def test_a_module_with_its_own_weak_id_map_is_refused() -> None:
 
 
 def test_an_id_keyed_map_is_fixed_only_when_every_key_is_a_framework_object() -> None:
-    fill = "def put(w: nn.Parameter):\n    names[id(w)] = 1\n"
+    fill = "def put(w: nn.Parameter, scale):\n    names[id(w)] = scale\n"
     assert decide(fill + "def has(w: nn.Parameter):\n    return id(w) in names\n") == ("WG005", "")
     why = decide(fill + "def has(lin: nn.Linear):\n    return id(lin.bias) in names\n")[1]
     assert "keyed by `id(lin.bias)` at line" in why

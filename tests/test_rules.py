@@ -159,7 +159,7 @@ def test_values_derived_from_the_key_without_referring_to_it_are_fine() -> None:
 def test_id_keyed_map_used_without_id_is_not_fixable() -> None:
     source = (
         "from torch import nn\nregistry = {}\n"
-        "def put(w: nn.Parameter):\n    registry[id(w)] = 1\n"
+        "def put(w: nn.Parameter, scale):\n    registry[id(w)] = scale\n"
         "def dump():\n    return list(registry.keys())\n"
     )
     (finding,) = analyze_source(source)

@@ -1,11 +1,19 @@
 """What one fill puts in a container, once evidence is known: shared by the judges and the fix's safety check."""
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from typing import Optional
 
+from ..syntax.qualified_names import Names
 from .evidence import Obj, Seq, Tup, Value
 from .recorded_uses import Fill
+
+#: Builtins whose result is a number or a string, whatever they are given
+_PLAIN_BUILTINS = frozenset(f"builtins.{name}" for name in "int float str bool len round hash repr".split())
+#: Tensor methods and attributes that give numbers, sizes, dtypes or devices: nothing that holds storage
+_PLAIN_METHODS = frozenset("item numel dim element_size data_ptr size stride nelement get_device".split())
+_PLAIN_ATTRIBUTES = frozenset("shape ndim nbytes itemsize dtype device is_cuda requires_grad".split())
 
 
 @dataclass(frozen=True)
@@ -43,3 +51,30 @@ def object_in_tuple(value: Value) -> Optional[Obj]:
         elif isinstance(item, Obj):
             return item
     return None
+
+
+def plain_data(expr: Optional[ast.expr], names: Names) -> bool:
+    """A value that can hold no object of anyone's: a number, a string, a size or a dtype (``t.numel()``,
+    ``len(x)``, ``f"{n}"``, ``tuple(t.shape)``, a tuple of such). An id()-keyed map of them keeps nothing alive."""
+    if isinstance(expr, ast.Constant):
+        return expr.value is not Ellipsis
+    if isinstance(expr, ast.JoinedStr):
+        return True
+    if isinstance(expr, ast.Tuple):
+        return all(plain_data(element, names) for element in expr.elts)
+    if isinstance(expr, ast.BinOp):
+        return plain_data(expr.left, names) and plain_data(expr.right, names)
+    if isinstance(expr, ast.UnaryOp):
+        return plain_data(expr.operand, names)
+    if isinstance(expr, (ast.Compare, ast.BoolOp)):
+        return isinstance(expr, ast.Compare) or all(plain_data(value, names) for value in expr.values)
+    if isinstance(expr, ast.Attribute):
+        return expr.attr in _PLAIN_ATTRIBUTES
+    if isinstance(expr, ast.Call):
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr in _PLAIN_METHODS:
+            return True
+        qualified = names.qualify(expr.func)
+        if qualified == "builtins.tuple" and len(expr.args) == 1:
+            return plain_data(expr.args[0], names)
+        return qualified in _PLAIN_BUILTINS
+    return False

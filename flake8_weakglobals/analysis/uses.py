@@ -410,6 +410,8 @@ class UseClassifier:
         call = self.scopes.parent(attribute)
         if not (isinstance(call, ast.Call) and call.func is attribute):
             uses.key_uses.append((line, f"`.{method}`"))
+            if method in ("pop", "__delitem__", "discard", "remove") and self._called_when_collected(attribute, call):
+                uses.removals.append(line)  # ``weakref.finalize(t, X.pop, id(t))``: a hand-written weak map
             if method in _BOUND_METHODS_THAT_FILL:  # ``remember = X.append``: called where the fix cannot see
                 uses.blockers.append((line, f"its method `{text(attribute)}` is taken as a value, and what it is called with cannot be checked"))
             return
@@ -442,6 +444,14 @@ class UseClassifier:
             uses.fills.append(Fill(Member(arguments[0], "iterable"), line, f"`X.{method}(...)`"))
         if method in ("get", "pop", "setdefault", "remove", "discard", "__contains__", "__getitem__", "__setitem__") and arguments:
             self._key(arguments[0], uses)
+
+    def _called_when_collected(self, attribute: ast.Attribute, call: Optional[ast.AST]) -> bool:
+        """``weakref.finalize(obj, X.pop, key)`` or ``weakref.ref(obj, X.pop)``: the bound method is the
+        callback that runs once ``obj`` is collected."""
+        return (
+            isinstance(call, ast.Call) and call.args[1:2] == [attribute]
+            and self.survey.names.qualify(call.func) in ("weakref.finalize", "weakref.ref")
+        )
 
     def _only_when_large(self, call: ast.Call, container: ast.expr) -> bool:
         """``if len(X) > N: X.clear()``: the removal runs only once the container has grown, which bounds it

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Iterator, Optional
 
 from ..analysis.evidence import Evidence, Obj, Value, element_of, project, text
-from ..analysis.fill_contents import Held, object_in_tuple
+from ..analysis.fill_contents import Held, object_in_tuple, plain_data
 from ..analysis.framework_types import TENSOR, compares_by_value
 from ..analysis.long_lived_places import Slot
 from ..analysis.recorded_uses import Definition, Fill, SlotUses
@@ -88,7 +88,9 @@ in practice, the process).
 """,
     "WG005": """\
 *Long-lived dict keyed by `id(x)` or an address of framework objects (`t.data_ptr()`, also inside a tuple
-key, through `int()`, a local or a helper that builds the key), with no removal in the module.*
+key, through `int()`, a local or a helper that builds the key), with no removal in the module (a
+`weakref.finalize(t, X.pop, key)` beside the fill is one), holding values that may hold objects (a map of
+numbers, sizes and strings keeps nothing alive).*
 
 - **Why it matters**: it pins the values; and CPython reuses addresses at once, so a new object of the same
   size gets a dead key's id and a stale hit (in 1,000 of 1,000 trials). DeepSpeed's
@@ -340,7 +342,10 @@ class ContainerJudge:
         workspace = [(line, found) for line, found, at_import in direct if found.owned and not at_import]
         if workspace:
             return "WG007", workspace
+        # keyed by addresses, holding only numbers and strings: nothing is kept alive (a stale hit is no pin)
         by_id = [(h.fill.line, h.object) for h in held if h.fill.id_key and h.object and not h.object.module_held]
+        if by_id and all(plain_data(h.fill.member.value, self.survey.names) for h in held if h.fill.id_key):
+            by_id = []
         emptied = [line for line in uses.removals if line not in uses.bounding_clears]
         never_emptied = not emptied and all(d.top_level for d in uses.definitions if d.constructor)
         if never_emptied and by_id and uses.slot.where == "module":

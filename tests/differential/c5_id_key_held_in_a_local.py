@@ -13,8 +13,8 @@ _CALIB = {}
 def calibrate(weight: torch.Tensor) -> float:
     key = id(weight)
     if key not in _CALIB:
-        _CALIB[key] = round(weight.detach().abs().max().item() / 127, 6)
-    return _CALIB.get(key, -1.0)
+        _CALIB[key] = [round(weight.detach().abs().max().item() / 127, 6)]  # a record: a map of bare numbers pins nothing
+    return _CALIB.get(key, [-1.0])[0]
 
 
 def main() -> None:

@@ -23,7 +23,7 @@ _prepared = {}
 
 def prepare(block: NamedBlock) -> str:
     if id(block) not in _prepared:
-        _prepared[id(block)] = f"slot{len(_prepared)}"
+        _prepared[id(block)] = [f"slot{len(_prepared)}"]  # a record: a map of bare strings pins nothing
     return _prepared[id(block)]
 
 
