@@ -54,6 +54,11 @@ class SlotUses:
     #: map drained once a block's pieces are in: ``del X[block]``, ``X.pop(i) for i in ...``, ``X.clear()``).
     #: Its fills before that line last that call only.
     drains: list[tuple[ast.AST, int]] = field(default_factory=list)
+    #: ``X.popleft()``, ``X.pop(0)``: what goes in first comes out first
+    taken_in_order: list[int] = field(default_factory=list)
+    #: Uses other than a work queue's (``append``, ``popleft()``, ``len(X)``, ``while X:``): an element is
+    #: read, kept or walked other than in its turn
+    out_of_turn: list[int] = field(default_factory=list)
     methods: list[tuple[int, str]] = field(default_factory=list)  # every ``X.method`` used, for the runtime check
     operators: list[int] = field(default_factory=list)  # ``X | Y`` and friends
     equalities: list[int] = field(default_factory=list)  # ``X == Y``: order-sensitive for an OrderedDict

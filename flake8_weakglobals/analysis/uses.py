@@ -117,6 +117,8 @@ class UseClassifier:
         at import or in which function, through ``self``, and whether that function undoes its fills."""
         before, reads, removals = len(uses.fills), len(uses.subscript_reads), len(uses.removals)
         uses.ledger.append((node.lineno, self._statement_shown(node)))
+        if not self._used_as_a_queue(node):
+            uses.out_of_turn.append(node.lineno)
         classify()
         scope = next(self.scopes.chain(node))
         function = scope if isinstance(scope, FUNCTIONS) else None
@@ -418,6 +420,8 @@ class UseClassifier:
         arguments = [argument for argument in call.args if not isinstance(argument, ast.Starred)]
         if method in ("pop", "popitem", "clear", "remove", "discard", "popleft"):
             uses.removals.append(line)
+            if method == "popleft" or (method == "pop" and _is_zero(call.args[0] if call.args else None)):
+                uses.taken_in_order.append(line)
             if method in ("clear", "popitem", "popleft") and self._only_when_large(call, attribute.value):
                 uses.bounding_clears.append(line)
         if method == "popitem" and (call.args or call.keywords):
@@ -444,6 +448,23 @@ class UseClassifier:
             uses.fills.append(Fill(Member(arguments[0], "iterable"), line, f"`X.{method}(...)`"))
         if method in ("get", "pop", "setdefault", "remove", "discard", "__contains__", "__getitem__", "__setitem__") and arguments:
             self._key(arguments[0], uses)
+
+    def _used_as_a_queue(self, node: ast.expr) -> bool:
+        """A work queue's use: bound, filled at the back (``append``, ``extend``), taken from the front
+        (``popleft()``, ``pop(0)``), emptied, measured (``len(X)``) or tested (``while X:``, ``not X``)."""
+        if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Store):
+            return True
+        parent = self.scopes.parent(node)
+        if isinstance(parent, ast.Attribute) and parent.value is node:
+            call = self.scopes.parent(parent)
+            if not (isinstance(call, ast.Call) and call.func is parent):
+                return False
+            return parent.attr in ("append", "extend", "popleft", "clear") or (parent.attr == "pop" and len(call.args) == 1 and _is_zero(call.args[0]))
+        if isinstance(parent, ast.Call) and parent.args == [node] and self.survey.names.qualify(parent.func) == "builtins.len":
+            return True
+        if isinstance(parent, (ast.While, ast.If, ast.Assert, ast.IfExp)) and parent.test is node:
+            return True
+        return isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
 
     def _called_when_collected(self, attribute: ast.Attribute, call: Optional[ast.AST]) -> bool:
         """``weakref.finalize(obj, X.pop, key)`` or ``weakref.ref(obj, X.pop)``: the bound method is the
@@ -649,6 +670,10 @@ def statement_text(statement: ast.AST) -> str:
     """A statement as a reviewer reads it in a proof: its first line, shortened."""
     shown = text(statement).splitlines()[0]  # type: ignore[arg-type]
     return shown if len(shown) <= 80 else shown[:77] + "..."
+
+
+def _is_zero(expr: Optional[ast.expr]) -> bool:
+    return isinstance(expr, ast.Constant) and expr.value == 0 and not isinstance(expr.value, bool)
 
 
 def _measures(test: ast.expr, spelled: str) -> bool:

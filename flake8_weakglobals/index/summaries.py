@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Iterator, Optional
+from typing import Iterator, Optional, Union
 
 from ..syntax.container_expressions import ContainerType, classify
 from ..syntax.mentions import Mentions
@@ -399,25 +399,42 @@ def wraps_a_cache(function: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> 
     if any(qualify(d.func if isinstance(d, ast.Call) else d) in CACHE_FUNCTIONS for d in function.decorator_list):
         return False
     local = Names()  # ``import functools`` inside the wrapper counts as well
-    parameters: set[str] = set()
     for node in ast.walk(function):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             local.add_import(node, module_level=True)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            parameters.update(argument.arg for argument in node.args.args + node.args.posonlyargs + node.args.kwonlyargs)
 
     def is_cache(expr: ast.expr) -> bool:
         expr = expr.func if isinstance(expr, ast.Call) else expr
         return isinstance(expr, (ast.Name, ast.Attribute)) and bool(CACHE_FUNCTIONS & {qualify(expr), local.qualify(expr)})
 
-    for node in ast.walk(function):
+    for node, declaring in _calls_with_their_functions(function):
         if isinstance(node, ast.Return) and isinstance(node.value, ast.Call) and is_cache(node.value.func):
             return True  # ``return functools.lru_cache(maxsize=None)``: hands out the cache decorator itself
         if isinstance(node, ast.Call) and is_cache(node.func) and node.args:
             applied = node.args[0]
-            if isinstance(applied, ast.Name) and applied.id in parameters:
+            # applied where the decorated function is handed in (decoration time): one cache for every call;
+            # applied inside a function nested deeper, which runs per call (flair's ``instance_lru_cache``
+            # builds one per instance and stores it on ``self``): no cache outlives what it is built for
+            if isinstance(applied, ast.Name) and declaring.get(applied.id) is declaring[""]:
                 return True
     return False
+
+
+_Function = Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda]
+
+
+def _calls_with_their_functions(function: _Function) -> Iterator[tuple[ast.AST, dict[str, Optional[_Function]]]]:
+    """Every node under ``function``, with the function that declares each parameter name visible there and,
+    under ``""``, the innermost function the node runs in."""
+    pending: list[tuple[ast.AST, dict[str, Optional[_Function]]]] = [(function, {})]
+    while pending:
+        node, declaring = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            arguments = node.args.args + node.args.posonlyargs + node.args.kwonlyargs
+            declaring = {**declaring, **{argument.arg: node for argument in arguments}, "": node}
+        else:
+            yield node, declaring
+        pending.extend((child, declaring) for child in ast.iter_child_nodes(node))
 
 
 def _returned_type(annotation: Optional[ast.expr], qualify) -> Optional[str]:  # type: ignore[no-untyped-def]

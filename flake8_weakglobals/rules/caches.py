@@ -46,7 +46,9 @@ decorators) on a function that takes modules or tensors (or objects holding them
   `self.method.__wrapped__(self, n)`), `typed`, bound and unbound calls sharing entries, copies and pickles
   of a module unaffected (nothing in its `__dict__`). What changes: an entry goes when an argument held by
   identity (`self`, a module, a tensor) is collected, and a new object never hits an old entry.
-- **Known false positives**: `lru_cache(maxsize=1)` on objects that live as long as the process anyway.
+- **Known false positives**: `lru_cache(maxsize=1)` on objects that live as long as the process anyway. A
+  project decorator that builds its `lru_cache` inside the function it returns (one cache per call or per
+  instance, stored on `self`: flair's `instance_lru_cache`) keeps no process-wide cache and is not reported.
 
 **Beside flake8-bugbear's B019** (`cached-instance-method`): B019 flags `functools.cache` / `lru_cache` on
 every method, so a cached method of an `nn.Module` subclass gets both B019 and WG006, on the same line and

@@ -55,7 +55,9 @@ keyed by modules, parameters or tensors.*
   owner of what it holds (temporaries appended each `forward` for a loss) is left, with the reason.
 - **Fix safety**: as WG001; a deque used with what `WeakIdList` lacks (`appendleft`, `maxlen`) is left too.
 - **Known false positives**: work lists emptied after each use (torch's `_sparse_tensors_to_validate`: the
-  tensors are pinned only until validation, or until the next load if a load raises first).
+  tensors are pinned only until validation, or until the next load if a load raises first). A work queue,
+  whose elements are taken out in turn (`popleft()`, `pop(0)`) and read no other way (`len`, `while X:`),
+  is not reported here or as WG003.
 """,
     "WG003": """\
 *Class-level container keyed by or holding modules, parameters or tensors* (it lives as long as the class:
@@ -185,6 +187,8 @@ class ContainerJudge:
         constructor = containers[0].constructor
         assert constructor is not None
         keyed = constructor.type.keyed
+        if not keyed and uses.taken_in_order and not uses.out_of_turn:
+            return None  # a work queue (``append``, ``popleft()``, ``len``): each element is held until its turn
         held = [Held(fill, self._value(fill, keyed), self._stored(fill) if keyed else None) for fill in self._fills(uses, containers)]
         verdict = self._rule(uses, constructor.type, held)
         if verdict is None:
