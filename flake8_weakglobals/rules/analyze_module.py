@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..analysis.evidence import Evidence, Hook
+from ..analysis.evidence import Evidence, Hook, Obj
 from ..analysis.framework_types import MODULE, MODULE_HOOK_REGISTRARS, TENSOR, Vocabulary
 from ..analysis.imported_kinds import Imported
 from ..analysis.survey import Survey, survey_module
@@ -34,7 +34,9 @@ def analyze(
     (``project.context_for(path)``), names imported from the rest of its project are resolved too."""
     survey = survey_module(tree, vocabulary, Imported(context, vocabulary))
     scopes = Scopes(tree)
-    findings = judge_finalizers(tree, source, survey, scopes)
+    findings = judge_finalizers(  # a finalizer that holds its object is rare: its evidence is built only then
+        tree, source, survey, scopes, lambda target: isinstance(Evidence(scopes, survey, vocabulary, {}, source).of(target), Obj)
+    )
     if not survey.has_candidates:
         return sorted(findings, key=lambda finding: (finding.line, finding.col, finding.code))
     collected = collect(tree, source, survey, scopes)

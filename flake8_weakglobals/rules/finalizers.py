@@ -10,7 +10,7 @@ statements that name ``finalize(`` or ``ref(`` are walked.
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from typing import Callable, Optional
 
 from ..analysis.evidence import text
 from ..syntax.mentions import Mentions
@@ -34,6 +34,8 @@ DOCS: dict[str, str] = {
   release, self.handle)` with a plain function, or a callback that takes the dead reference.
 - **Fix safety**: not applicable.
 - **Known false positives**: none known: a finalizer that refers to its object can never fire before exit.
+  An object that is no module or tensor and holds none (an executor, a client, a process group) is not
+  reported: kept until exit, it pins nothing of the framework's, and an at-exit hook is often the intent.
 """,
 }
 
@@ -41,8 +43,12 @@ _FINALIZERS = {"weakref.finalize": "finalize", "weakref.ref": "ref"}
 _PARTIALS = {"functools.partial", "functools.partialmethod"}
 
 
-def judge_finalizers(module: ast.Module, source: str, survey: Survey, scopes: Scopes) -> list[Finding]:
-    """WG009 for every ``weakref.finalize``/``weakref.ref`` call of the module that holds its own object."""
+def judge_finalizers(
+    module: ast.Module, source: str, survey: Survey, scopes: Scopes, holds_framework_objects: Callable[[ast.expr], bool]
+) -> list[Finding]:
+    """WG009 for every ``weakref.finalize``/``weakref.ref`` call of the module that holds its own object,
+    when that object is (or holds) a module or tensor: an executor or a process group kept until exit is
+    what an at-exit hook is for, and pins nothing of the framework's."""
     mentions = Mentions(source)
     lines = mentions.words(["finalize", "ref"], then=r"\s*\(")
     if not lines:
@@ -52,7 +58,7 @@ def judge_finalizers(module: ast.Module, source: str, survey: Survey, scopes: Sc
     for node in scopes.index_parts(module, lambda part: Mentions.within(lines, part)):
         if type(node) is ast.Call and names.qualify(node.func) in _FINALIZERS and node.args:
             finding = _judge(node, _FINALIZERS[names.qualify(node.func)], survey, scopes)  # type: ignore[index]
-            if finding is not None:
+            if finding is not None and holds_framework_objects(node.args[0]):
                 found.append(finding)
     return found
 
@@ -107,6 +113,9 @@ def _refers_to(
                 return f"`{text(value)}` holds it", use.lineno  # type: ignore[attr-defined]
     if isinstance(value, ast.Name):
         function = _nested_function(value, scopes)
+        own = {parameter.arg for parameter in function_parameters(function)} if isinstance(function, FUNCTIONS) else set()
+        if isinstance(target, ast.Name) and target.id in own:
+            return None  # ``def finalize_pg(pg)``: its own parameter, passed in, not a variable it closes over
         uses = [use for statement in getattr(function, "body", []) if (use := _use_of(statement, target)) is not None]
         if uses:
             return f"the nested function `{function.name}` uses it", uses[0].lineno  # type: ignore[union-attr,attr-defined]
