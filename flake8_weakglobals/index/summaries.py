@@ -407,7 +407,7 @@ def wraps_a_cache(function: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> 
         expr = expr.func if isinstance(expr, ast.Call) else expr
         return isinstance(expr, (ast.Name, ast.Attribute)) and bool(CACHE_FUNCTIONS & {qualify(expr), local.qualify(expr)})
 
-    for node, declaring in _calls_with_their_functions(function):
+    for node, declaring in _nodes_with_their_functions(function):
         if isinstance(node, ast.Return) and isinstance(node.value, ast.Call) and is_cache(node.value.func):
             return True  # ``return functools.lru_cache(maxsize=None)``: hands out the cache decorator itself
         if isinstance(node, ast.Call) and is_cache(node.func) and node.args:
@@ -423,7 +423,7 @@ def wraps_a_cache(function: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> 
 _Function = Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda]
 
 
-def _calls_with_their_functions(function: _Function) -> Iterator[tuple[ast.AST, dict[str, Optional[_Function]]]]:
+def _nodes_with_their_functions(function: _Function) -> Iterator[tuple[ast.AST, dict[str, Optional[_Function]]]]:
     """Every node under ``function``, with the function that declares each parameter name visible there and,
     under ``""``, the innermost function the node runs in."""
     pending: list[tuple[ast.AST, dict[str, Optional[_Function]]]] = [(function, {})]
