@@ -7,6 +7,8 @@ import collections
 import contextlib
 import gc
 import shutil
+import subprocess
+import sys
 import weakref
 from pathlib import Path
 from typing import Iterator, Sequence
@@ -120,44 +122,47 @@ def test_items_are_done_once_and_yielded_in_order_by_a_pool(tmp_path: Path) -> N
     assert sorted(map(int, log.read_text().split())) == items, "every item done exactly once"
 
 
-class _Cycle:
-    """An object that refers to itself: freed only by the cyclic collector."""
-
-
-def test_what_a_check_leaves_is_frozen_until_the_batch_ends_and_its_cycles_are_collected_first(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_what_a_check_leaves_is_frozen_until_the_batch_ends_and_its_cycles_are_collected_first(tmp_path: Path) -> None:
     """The codemod's per-file step (``fixes.job.process``) pauses the collector; what survives a file is
     frozen, so later collections skip the run's caches. A cycle the file left as garbage is collected
-    before that (frozen, it would never be), and the batch's end gives the heap back to the collector."""
-    import fixes.job
-    from flake8_weakglobals.frontends.config import Settings
+    before that (frozen, it would never be), and the batch's end gives the heap back to the collector. A
+    heap frozen before the batch is neither frozen further nor unfrozen. In a child process: this one's
+    heap may be frozen already (``pytest --weakglobals`` freezes it around each test)."""
+    path = tmp_path / "pinning.py"
+    path.write_text("import torch.nn as nn\nnames = {}\n\ndef f(m: nn.Module):\n    names[m] = 1\n")
+    script = f'''
+import gc, weakref
+from pathlib import Path
+import fixes.job
+from flake8_weakglobals.frontends.config import Settings
+from flake8_weakglobals.source import parse_once
 
-    (tmp_path / "pinning.py").write_text("import torch.nn as nn\nnames = {}\n\ndef f(m: nn.Module):\n    names[m] = 1\n")
-    left: list[weakref.ref[_Cycle]] = []
-    real_check = fixes.job.check_file
+class Cycle:
+    """An object that refers to itself: freed only by the cyclic collector."""
 
-    def check_leaving_a_cycle(*arguments: object) -> object:
-        cycle = _Cycle()
-        cycle.me = cycle  # type: ignore[attr-defined]
-        left.append(weakref.ref(cycle))
-        return real_check(*arguments)  # type: ignore[arg-type]
+path, left, real_check = Path({str(path)!r}), [], fixes.job.check_file
 
-    monkeypatch.setattr(fixes.job, "check_file", check_leaving_a_cycle)
-    assert gc.get_freeze_count() == 0, "the test's own process froze nothing"
-    with parse_once.batch([tmp_path / "pinning.py"]):
-        result = fixes.job.process(tmp_path / "pinning.py", Settings(runtime="import"))
-        assert [finding.name for finding in result.fixed] == ["names"]
-        assert left and left[0]() is None, "the file's cycle was collected, not frozen"
-        assert gc.get_freeze_count() > 0
-    assert gc.get_freeze_count() == 0
+def check_leaving_a_cycle(*arguments):
+    cycle = Cycle()
+    cycle.me = cycle
+    left.append(weakref.ref(cycle))
+    return real_check(*arguments)
 
-    gc.freeze()  # a caller's heap frozen before the batch: neither frozen further nor unfrozen
-    try:
-        frozen = gc.get_freeze_count()
-        with parse_once.batch([tmp_path / "pinning.py"]):
-            fixes.job.process(tmp_path / "pinning.py", Settings(runtime="import"))
-            assert gc.get_freeze_count() == frozen
-        assert gc.get_freeze_count() == frozen
-    finally:
-        gc.unfreeze()
+fixes.job.check_file = check_leaving_a_cycle
+assert gc.get_freeze_count() == 0, "the child froze nothing"
+with parse_once.batch([path]):
+    result = fixes.job.process(path, Settings(runtime="import"))
+    assert [finding.name for finding in result.fixed] == ["names"]
+    assert left and left[0]() is None, "the file's cycle was collected, not frozen"
+    assert gc.get_freeze_count() > 0
+assert gc.get_freeze_count() == 0
+gc.freeze()  # a caller's heap frozen before the batch
+frozen = gc.get_freeze_count()
+with parse_once.batch([path]):
+    fixes.job.process(path, Settings(runtime="import"))
+    assert gc.get_freeze_count() == frozen
+assert gc.get_freeze_count() == frozen
+print("checked")
+'''
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.split() == ["checked"], done.stderr
