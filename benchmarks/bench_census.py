@@ -6,7 +6,8 @@ Builds, in a package module ``census_bench`` (the census's selection), 10^5 and 
 objects (nodes, each with its list of children) and 10^4 ``nn.Linear`` modules, all
 reachable from its globals; then times one ``gc.collect()`` and one census per case (best of 3, each
 census after ``start``, as ``pytest --weakglobals`` runs one after every test):
-- nothing new survives (most tests): one pass over ``gc.get_objects()``, no walk;
+- nothing new survives (most tests): no walk; the objects created since the start are listed (the whole
+  heap, before the census froze it at the start: ``census/new_objects.py``);
 - a new module survives, held by a local: the whole state is walked and nothing is found;
 - a new module is pinned in the deepest node: the whole state is walked, and the pin named with its
   path and bytes.
@@ -112,8 +113,6 @@ def measure(objects: int, modules: int, engines: dict[str, type]) -> tuple[int, 
     state = build(objects, modules)
     gc.collect()
     censuses = {label: engine(["census_bench"]) for label, engine in engines.items()}
-    for census in censuses.values():
-        census.start()
     heap = len(gc.get_objects())
     collects: list[float] = []
     results: dict[str, dict[str, tuple[float, float]]] = {}
@@ -126,6 +125,7 @@ def measure(objects: int, modules: int, engines: dict[str, type]) -> tuple[int, 
             for label, census in order if round % 2 == 0 else order[::-1]:  # neither always runs first
                 census.start()  # each census after its own baseline, as after the test before
                 seconds = timed(lambda: run(census))
+                getattr(census, "close", lambda: None)()  # unfrozen again: the next collect and census see the whole heap
                 timings[label].append((seconds, seconds / collect))
         results[step] = {label: (min(s for s, _ in runs), min(r for _, r in runs)) for label, runs in timings.items()}
     del sys.modules["census_bench"]

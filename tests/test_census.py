@@ -20,6 +20,7 @@ import torch
 from torch import nn
 
 from conftest import REPO, installed_package
+from flake8_weakglobals.census import new_objects
 from flake8_weakglobals.census.measure import Census, census, compare
 from test_deepspeed_proof import rewritten_copy  # noqa: F401  # the fixture: deepspeed rewritten by the codemod
 
@@ -205,9 +206,11 @@ def test_a_remembered_address_is_old_only_while_it_reaches_the_same_object() -> 
 
 
 def test_objects_alive_before_the_census_are_not_its_own_even_at_a_reused_address(demo: Any) -> None:
+    """Where the census lists the whole heap and compares it with what it remembers (where ``gc.freeze``
+    cannot hide the old objects)."""
     older, model = nn.Linear(4, 4), nn.Sequential()
-    engine = Census(["census_demo"])
-    engine.start()
+    engine = Census(["census_demo"], whole_heap=True)
+    engine.start()  # (the whole-heap path freezes nothing: no close needed)
     demo.names.record(older)
     demo.names.record(model)
     model.append(nn.Linear(4, 4))  # new, but inside a module older than the census: that module's business
@@ -252,7 +255,118 @@ def test_the_census_keeps_nothing_alive(demo: Any) -> None:
     assert len(report.pins) == 2 and engine.started
     demo.names.module_names.clear()
     gc.collect()
+    engine.close()
     assert gone_before() is None and [ref() for ref in pinned] == [None, None]
+
+
+# --- what is new, listed at the cost of what is new (new_objects.py) ---
+
+class _Node:
+    """An object that can sit in a reference cycle and be watched by a weak reference."""
+
+
+def test_a_census_lists_only_what_was_created_since_it_started(demo: Any) -> None:
+    """The freeze hides what was alive before: the listing holds the new layer, not the old workspace."""
+    engine = Census(["census_demo"])
+    engine.start()
+    try:
+        made = nn.Linear(2, 2)
+        listing = new_objects.listed()
+        assert listing is not None
+        assert any(obj is made for obj in listing)
+        assert not any(obj is demo.workspace.WORKSPACE for obj in listing)
+        assert len(listing) < len(demo.workspace.__dict__) + 10_000  # what is new, not the heap's 100,000s
+    finally:
+        engine.close()
+
+
+def test_a_full_collection_inside_a_census_frees_old_cycles_as_without_it(demo: Any) -> None:
+    """A cycle made before the census and dropped during it dies at ``gc.collect()``, frozen or not."""
+    node = _Node()
+    node.itself = node  # type: ignore[attr-defined]
+    watched = weakref.ref(node)
+    engine = Census(["census_demo"])
+    engine.start()
+    try:
+        del node
+        gc.collect()
+        assert watched() is None
+    finally:
+        engine.close()
+
+
+def test_a_heap_the_test_froze_itself_stays_frozen_through_its_collections(demo: Any) -> None:
+    """Code that freezes the heap to make its own collections cheap keeps that freeze: a full collection
+    during the census does not unfreeze it, so a cycle the code froze survives its ``gc.collect()`` as it
+    would without a census (and is freed once the code unfreezes)."""
+    engine = Census(["census_demo"])
+    engine.start()
+    try:
+        node = _Node()
+        node.itself = node  # type: ignore[attr-defined]
+        watched = weakref.ref(node)
+        gc.freeze()
+        try:
+            del node
+            gc.collect()
+            assert watched() is not None, "the test's own freeze was undone"
+        finally:
+            gc.unfreeze()
+        gc.collect()
+        assert watched() is None
+    finally:
+        engine.close()
+
+
+def test_what_a_test_made_before_a_full_collection_is_still_new(demo: Any) -> None:
+    """The collection freezes the heap again afterwards: what was new before it is handed over first."""
+    with census(["census_demo"]) as report:
+        layer = nn.Linear(2, 2)
+        demo.names.record(layer)
+        weak_references = weakref.getweakrefcount(layer)
+        gc.collect()
+        assert weakref.getweakrefcount(layer) == weak_references, "the census keeps ids, not weak references"
+        del layer
+    assert [pin.kind for pin in report.pins] == ["Linear"]
+
+
+def test_a_census_inside_another_leaves_the_outer_ones_new_objects_new(demo: Any) -> None:
+    """The inner census freezes the heap when it starts: the outer one is handed what was new to it."""
+    outer = Census(["census_demo"])
+    outer.start()
+    try:
+        demo.names.record(nn.Linear(2, 2))
+        with census(["census_demo"]) as inner:
+            pass
+        assert inner.pins == []
+        assert [pin.kind for pin in outer.check("t").pins] == ["Linear"]
+    finally:
+        outer.close()
+
+
+def test_a_test_that_unfreezes_the_heap_gets_no_false_pins(tmp_path: Path) -> None:
+    """``gc.unfreeze()`` by the code under test makes every old object listed again: the census notices
+    (the frozen sentinel is listed) and reports nothing for that test, and the next test is censused as
+    before. In a child process, so that this session's own census keeps its frozen heap."""
+    script = f'''
+import gc, sys
+sys.path.insert(0, {str(CENSUS)!r})
+from torch import nn
+import census_demo.names as names
+from flake8_weakglobals.census.measure import Census
+names.record(nn.Linear(2, 2))
+engine = Census(["census_demo"])
+engine.start()
+gc.unfreeze()
+names.record(nn.Linear(3, 3))
+first = engine.finish("t").pins
+names.record(nn.Linear(4, 4))
+second = engine.finish("t").pins
+print(len(first), [pin.kind for pin in second], gc.get_freeze_count() > 0)
+'''
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "['Linear']", "True"], done.stdout
 
 
 # --- pytest --weakglobals ---

@@ -26,7 +26,7 @@ import sys
 import types
 import weakref
 from bisect import bisect_right
-from itertools import compress, repeat
+from itertools import compress, filterfalse, repeat
 from operator import is_
 from typing import Any, Callable, Iterable, Iterator, Optional
 
@@ -127,28 +127,32 @@ class Kinds:
             refs[key] = weakref.ref(cls, forget)
             by_type[key] = kind
 
+    def of(self, objects: list[object]) -> list[int]:
+        """The kind of each object, in C iterators; types never seen before are learnt first."""
+        try:  # no scan for unknown types (``None in kinds`` costs more than the lookups): a KeyError says so
+            return list(map(self.by_type.__getitem__, map(id, map(type, objects))))
+        except KeyError:
+            self.learn(list(map(type, objects)))
+            return list(map(self.by_type.__getitem__, map(id, map(type, objects))))
 
-class Snapshot:
-    """One pass over ``gc.get_objects()``: the live framework objects, and the ids the walk must not enter
-    (classes, modules, module globals, code, running frames)."""
+    def barred(self, objects: list[object], ids: list[int]) -> list[int]:
+        """The ids of the objects the walk must not enter by their type: framework objects (a target is
+        entered only where the walk says so) and the stopped kinds (classes, modules, code, the runtime's
+        conditional holders)."""
+        return list(compress(ids, self.of(objects)))  # WALK is 0: every other kind
 
-    def __init__(self, kinds: Kinds) -> None:
-        objects, kind = gc.get_objects(), kinds.by_type.__getitem__
-        try:  # no scan for unknown types (``None in kinds`` cost a tenth of a collection): a KeyError says so
-            special = list(compress(objects, map(kind, map(id, map(type, objects)))))  # WALK is 0: only the others
-        except KeyError:  # types never seen before: learn them, then look again
-            kind_of = list(map(kinds.by_type.get, map(id, map(type, objects))))
-            kinds.learn(map(type, compress(objects, map(is_, kind_of, repeat(None)))))
-            del kind_of
-            special = list(compress(objects, map(kind, map(id, map(type, objects)))))
-        del objects
-        special_kinds = list(map(kind, map(id, map(type, special))))
-        self.framework: list[object] = [obj for obj, kind in zip(special, special_kinds) if kind == FRAMEWORK]
-        stopped = [obj for obj, kind in zip(special, special_kinds) if kind == STOP]
-        modules = [obj for obj in stopped if type(obj) is types.ModuleType or inherits(type(obj), (types.ModuleType,))]
-        self.stops: set[int] = set(map(id, stopped))
-        self.stops.update(id(module_dict(module)) for module in modules)
-        self.stops.update(map(id, running_frames()))
+
+def framework_objects(objects: list[object], kinds: Kinds) -> list[object]:
+    """The framework objects among ``objects`` (types seen for the first time are learnt on the way)."""
+    return list(compress(objects, map(FRAMEWORK.__eq__, kinds.of(objects))))
+
+
+def closed_doors() -> set[int]:
+    """The ids of what the walk must not enter whatever its type: every imported module's globals (a
+    function's ``__globals__`` leads there) and every frame that is running (in any thread)."""
+    doors = {id(module_dict(module)) for module in list(sys.modules.values()) if inherits(type(module), (types.ModuleType,))}
+    doors.update(map(id, running_frames()))
+    return doors
 
 
 def running_frames() -> Iterator[types.FrameType]:
@@ -182,7 +186,7 @@ class Walk:
     twice).
     """
 
-    def __init__(self, roots: list[object], targets: dict[int, object], stops: set[int]) -> None:
+    def __init__(self, roots: list[object], targets: dict[int, object], stops: set[int], kinds: Kinds) -> None:
         self.targets = targets
         self.levels: list[list[object]] = [list(roots)]
         # per level after the first: for each chunk of the level before, in order, where its share of this
@@ -202,6 +206,7 @@ class Walk:
             for start, stop in _chunks(len(level)):
                 found = list(filter(_is_tracked, _get_referents(*level[start:stop])))
                 ids = list(map(id, found))
+                list(map(setdefault, kinds.barred(found, ids), repeat(STOP)))  # a target stays one
                 returned = list(map(setdefault, ids, ids))
                 offsets.append(len(following))
                 chunks.append((start, stop))
@@ -271,7 +276,8 @@ class Walk:
         level, found = self.levels[depth], {}  # type: ignore[var-annotated]
 
         def search(low: int, high: int, wanted: set[int], known: bool) -> set[int]:
-            if not known:
+            if not known or high - low == 1:  # a single object is always asked: reading an instance's
+                # ``__dict__`` since the walk (naming a path does) can change what it refers to
                 wanted = wanted.intersection(map(id, _get_referents(*level[low:high])))
                 if not wanted:
                     return wanted
@@ -301,8 +307,9 @@ def _chunks(size: int) -> Iterator[tuple[int, int]]:
             yield start, stop
 
 
-def reachable(start: object, stops: set[int]) -> list[object]:
-    """Everything reachable from ``start`` (itself included) without entering ``stops``."""
+def reachable(start: object, stops: set[int], kinds: Kinds, entered: dict[int, object]) -> list[object]:
+    """Everything reachable from ``start`` (itself included) without entering ``stops``, nor what ``kinds``
+    bars except the framework objects in ``entered``."""
     seen = dict.fromkeys(stops, STOP)
     seen[id(start)] = STOP
     setdefault, found, level = seen.setdefault, [start], [start]
@@ -311,6 +318,7 @@ def reachable(start: object, stops: set[int]) -> list[object]:
         for begin in range(0, len(level), SIZE):
             referents = list(filter(_is_tracked, _get_referents(*level[begin:begin + SIZE])))
             ids = list(map(id, referents))
+            list(map(setdefault, filterfalse(entered.__contains__, kinds.barred(referents, ids)), repeat(STOP)))
             following.extend(compress(referents, map(is_, map(setdefault, ids, ids), ids)))
         found.extend(following)
         level = following

@@ -12,11 +12,14 @@ they keep, and which static finding of the linter each one confirms.
 from: each selected module's globals, the attributes of the classes it defines, and what they reach (the
 containers, the instance state of module-level objects, ``functools.lru_cache`` wrappers whose C cache
 ``gc.get_referents`` yields). Framework objects alive when the census started are not the code's, even if
-it stores them: the census remembers them by ``id`` and a weak reference, so an address reused by a new
-object reads as new. How the heap is walked, and what is not walked, is in ``heap.py``.
+it stores them: the census freezes them when it starts and lists only what was created since
+(``new_objects.py``), so an address reused by a new object reads as new; where that cannot be done, it
+lists the whole heap and remembers each framework object by ``id`` and a weak reference. How the heap is
+walked, and what is not walked, is in ``heap.py``.
 """
 from __future__ import annotations
 
+import gc
 import os
 import re
 import sys
@@ -30,13 +33,15 @@ from typing import Iterator, Optional, Sequence
 
 from ..frontends.check_one_file import check_file
 from ..frontends.config import Settings
+from .new_objects import close_listing, listed, open_listing, relisted, restart, usable
 from .heap import (
     Kinds,
-    Snapshot,
     Walk,
     class_dict,
+    closed_doors,
     defined_in,
     defined_where,
+    framework_objects,
     inherits,
     module_dict,
     reachable,
@@ -46,6 +51,8 @@ from .pin_paths import Described, every_name, qualified_name
 from .report import Confirmation, Pin, Report
 from .tensor_bytes import storages
 
+Compared = tuple[list[int], list[weakref.ref], list[bool]]  # what ``compare`` returns
+Listing = tuple[list[object], Compared]  # the whole heap's framework objects, compared with those remembered
 _PACKAGE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
@@ -59,7 +66,7 @@ _GONE = weakref.ref(_Marker())  # dead at once: what an id the census never saw 
 _call = weakref.ref.__call__
 
 
-def compare(framework: list[object], alive: dict[int, weakref.ref]) -> tuple[list[int], list[weakref.ref], list[bool]]:
+def compare(framework: list[object], alive: dict[int, weakref.ref]) -> Compared:
     """For each framework object: its id, the weak reference ``alive`` remembers under that id (a dead one
     if none), and whether that reference still reaches this very object. An object that died and left its
     address to a new one does not: that is what makes a reused address read as new. In C iterators: tens
@@ -74,7 +81,10 @@ class Census:
     """One census after another over the same packages (a session's tests): ``start`` remembers what is
     alive, ``check`` reports the pins created since, ``finish`` reports and starts again from there."""
 
-    def __init__(self, packages: Sequence[str], extra_types: Sequence[str] = (), settings: Optional[Settings] = None) -> None:
+    def __init__(self, packages: Sequence[str], extra_types: Sequence[str] = (), settings: Optional[Settings] = None,
+                 whole_heap: bool = False) -> None:
+        """``whole_heap``: list the whole heap at each census and compare it with what was alive at the
+        start, as the census does anyway where ``gc.freeze`` cannot hide the old objects (``new_objects``)."""
         bad = [name for name in packages if not _PACKAGE.fullmatch(name)]
         if bad:
             raise ValueError(f"not a package name: {bad[0]!r}")
@@ -82,39 +92,92 @@ class Census:
         self.extra_types = tuple(extra_types)
         self.settings = settings or Settings(extra_types=frozenset(extra_types))
         self._kinds: Optional[Kinds] = None
-        self._alive: Optional[dict[int, weakref.ref]] = None  # id -> a weak reference to the framework object (or _NOT_WEAKLY)
+        self._started = False
+        # what is new: objects listed since a freeze (new_objects.py), or else compared with the whole heap's
+        self._whole_heap = whole_heap or not usable()
+        self._listing: Optional[int] = None  # its token in new_objects while the heap is frozen for this census
+        self._handed: set[int] = set()  # ids of framework objects listed before a freeze hid them
+        self._alive: dict[int, weakref.ref] = {}  # whole heap: id -> a weak reference to the framework object (or _NOT_WEAKLY)
         self._modules: set[str] = set()
         self._findings: dict[str, list] = {}
 
     @property
     def started(self) -> bool:
-        return self._alive is not None
+        return self._started
 
     def start(self) -> None:
-        framework = self._snapshot().framework
-        self._remember(framework, self._compare(framework))
+        """Remember what is alive now: from here on, what is created is new."""
+        self._start_from(None)
 
     def check(self, test: Optional[str] = None) -> Report:
         """The pins created since ``start`` (or the last ``finish``), without starting again."""
-        snapshot = self._snapshot()
-        return self._census(snapshot, self._compare(snapshot.framework), test)
+        return self._census(self._new()[0], test)
 
     def finish(self, test: Optional[str] = None, walk: bool = True) -> Report:
-        """``check`` (unless ``walk`` is False), then start again from what is alive now."""
-        snapshot = self._snapshot()
-        compared = self._compare(snapshot.framework)
-        report = self._census(snapshot, compared, test) if walk else Report(self.packages)
-        self._remember(snapshot.framework, compared)
+        """``check`` (unless ``walk`` is False), then start again from what is alive now (on the whole-heap
+        path, from the listing the check made: one pass over the heap, not two)."""
+        new, listing = self._new() if walk else ({}, None)
+        report = self._census(new, test)
+        del new
+        self._start_from(listing)
         return report
 
-    # --- what is alive, and what is new ---
+    def close(self) -> None:
+        """Done with censuses: the heap is no longer frozen for this one."""
+        if self._listing is not None:
+            close_listing(self._listing)
+            self._listing = None
+        self._started = False
 
-    def _snapshot(self) -> Snapshot:
+    # --- what is new ---
+
+    def _start_from(self, listing: Optional[Listing]) -> None:
+        if self._whole_heap:
+            self._remember(*(listing or self._list_whole_heap()))
+        else:
+            if self._listing is None:
+                self._listing = open_listing(self._keep)
+            self._handed = set()
+            restart(self._listing)
+        self._started = True
+        self._modules = set(sys.modules)
+
+    def _new(self) -> tuple[dict[int, object], Optional[Listing]]:
+        """The framework objects created since the census started, by id; on the whole-heap path, also the
+        listing it compared (for ``finish`` to start again from)."""
+        if self._whole_heap:
+            listing = self._list_whole_heap()
+            framework, (ids, _, same) = listing
+            return dict(zip(compress(ids, map(not_, same)), compress(framework, map(not_, same)))), listing
+        objects = listed()
+        if objects is None:  # the test froze or unfroze the heap itself: what is new cannot be told
+            return {}, None
+        new = {id(obj): obj for obj in self._framework(objects)}
+        if self._handed:  # a full collection hid some: listed again, by the ids they had
+            handed = self._handed
+            new.update((id(obj), obj) for obj in self._framework(relisted()) if id(obj) in handed)
+        return new, None
+
+    def _list_whole_heap(self) -> Listing:
+        framework = self._framework(gc.get_objects())
+        return framework, compare(framework, self._alive)
+
+    def _keep(self, objects: list[object]) -> None:
+        """The ids of the framework objects among those listed before a freeze hides them (a full
+        collection, another census starting), to be counted as new all the same. Ids, not references: a
+        weak reference would show in ``weakref.getweakrefcount``. An object at such an id later was made
+        after the census started (the one listed, or a newer one at its address), so it is new either way."""
+        self._handed.update(map(id, self._framework(objects)))
+
+    def _framework(self, objects: list[object]) -> list[object]:
+        return framework_objects(objects, self._current_kinds())
+
+    def _current_kinds(self) -> Kinds:
         framework = self._framework_classes()
         known = self._kinds.framework if self._kinds else None
         if known is None or len(known) != len(framework) or any(a is not b for a, b in zip(known, framework)):
             self._kinds = Kinds(framework)
-        return Snapshot(self._kinds)
+        return self._kinds  # type: ignore[return-value]
 
     def _framework_classes(self) -> tuple[type, ...]:
         """``nn.Module``, ``torch.Tensor`` and the extra types, as far as they are imported (no import here:
@@ -122,10 +185,7 @@ class Census:
         found = (_imported_class(name) for name in ("torch.nn.Module", "torch.Tensor", *self.extra_types))
         return tuple(cls for cls in found if cls is not None)
 
-    def _compare(self, framework: list[object]) -> tuple[list[int], list[weakref.ref], list[bool]]:
-        return compare(framework, self._alive or {})
-
-    def _remember(self, framework: list[object], compared: tuple[list[int], list[weakref.ref], list[bool]]) -> None:
+    def _remember(self, framework: list[object], compared: Compared) -> None:
         ids, refs, same = compared
         refs = list(refs)
         for index in compress(count(), map(not_, same)):
@@ -134,26 +194,20 @@ class Census:
             except TypeError:
                 refs[index] = _NOT_WEAKLY
         self._alive = dict(zip(ids, refs))
-        self._modules = set(sys.modules)
-
-    @staticmethod
-    def _new(framework: list[object], compared: tuple[list[int], list[weakref.ref], list[bool]]) -> dict[int, object]:
-        ids, _, same = compared
-        return dict(zip(compress(ids, map(not_, same)), compress(framework, map(not_, same))))
 
     # --- the walk and its report ---
 
-    def _census(self, snapshot: Snapshot, compared: tuple[list[int], list[weakref.ref], list[bool]], test: Optional[str]) -> Report:
+    def _census(self, new: dict[int, object], test: Optional[str]) -> Report:
         report = Report(self.packages)
-        new = self._new(snapshot.framework, compared)
         if not new:
             return report
+        kinds = self._current_kinds()
         roots, names = self._roots()
-        inside = snapshot.stops.union(map(id, snapshot.framework)).difference(new)  # old framework objects stop it
+        doors = closed_doors()
         tensor_class = _imported_class("torch.Tensor")
-        for target, holders in self._holders(Walk(roots, new, inside), names).items():
+        for target, holders in self._holders(Walk(roots, new, doors, kinds), names).items():
             obj = new[target]
-            held = reachable(obj, inside)
+            held = reachable(obj, doors, kinds, new)
             tensors = [item for item in held if id(item) in new and tensor_class is not None and inherits(type(item), (tensor_class,))]
             kept = storages(tensors)
             for module, described in holders:
@@ -290,4 +344,7 @@ def census(packages: Sequence[str], extra_types: Sequence[str] = (), settings: O
     try:
         yield report
     finally:
-        report.pins.extend(engine.check(test).pins)
+        try:
+            report.pins.extend(engine.check(test).pins)
+        finally:
+            engine.close()

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Generator
+from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator
 
 import pytest
 
@@ -71,7 +71,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture
-def weakglobals(request: pytest.FixtureRequest) -> TestCensus:
+def weakglobals(request: pytest.FixtureRequest) -> Iterator[TestCensus]:
     """A census started before the test body (after the fixtures it depends on): ``weakglobals.check()``
     reports what the test created so far that long-lived state holds, with or without ``--weakglobals``."""
     from .measure import Census
@@ -80,7 +80,8 @@ def weakglobals(request: pytest.FixtureRequest) -> TestCensus:
     packages, settings = (plugin.census.packages, plugin.census.settings) if plugin else selection(request.config)
     engine = Census(packages, sorted(settings.extra_types), settings)
     engine.start()
-    return TestCensus(engine, request.node.nodeid)
+    yield TestCensus(engine, request.node.nodeid)
+    engine.close()
 
 
 class TestCensus:
@@ -221,6 +222,9 @@ class CensusPlugin:
             self.pins.extend(Pin.from_json(pin) for pin in getattr(report, "weakglobals", ()))
             self.seconds += report.weakglobals_seconds  # type: ignore[attr-defined]
             self.tests += 1
+
+    def pytest_unconfigure(self) -> None:
+        self.census.close()
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         """A module (or class) that fails to collect runs no test: the summary must not read as a clean census."""
