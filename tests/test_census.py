@@ -35,6 +35,7 @@ def demo(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """``tests/census/census_demo`` importable, and its long-lived state emptied again after the test."""
     monkeypatch.syspath_prepend(str(CENSUS))
     import census_demo.hostile
+    import census_demo.loaderish
     import census_demo.names
     import census_demo.rotary
     import census_demo.shared
@@ -46,6 +47,7 @@ def demo(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     census_demo.names.weak_names.clear()
     census_demo.rotary.RotaryEmbedding.forward.cache_clear()
     census_demo.hostile.registry.clear()
+    census_demo.loaderish.forget()
     del census_demo.workspace.WORKSPACE[1:]
 
 
@@ -238,6 +240,14 @@ def test_the_walk_runs_no_user_code(demo: Any) -> None:
     (pin,) = report.pins
     assert pin.path.startswith("census_demo.hostile.registry[<Hostile at 0x") and pin.path.endswith(">].payload[0]")
     assert pin.confirms is None and "not reported by the linter" in "\n".join(report.lines())
+
+
+def test_the_import_systems_names_are_no_route_into_a_module(demo: Any) -> None:
+    """``__loader__``, ``__spec__`` and ``__builtins__`` are the import system's, not the module's state: a
+    layer only the loader holds is no pin, the same layer in the module's own list is."""
+    with census(["census_demo"]) as report:
+        demo.loaderish.fill(nn.Linear(2, 2))
+    assert [pin.path for pin in report.pins] == ["census_demo.loaderish.keep[0]"]
 
 
 def test_the_census_keeps_nothing_alive(demo: Any) -> None:
@@ -554,6 +564,133 @@ def test_a_name_keyed_map_is_said_to_be_out_of_the_linters_scope_not_a_miss_to_r
         "1 container not reported by the linter: the most useful lines of this report, each a pin the static rules miss; "
         "please report them (https://github.com/flake8-weakglobals/flake8-weakglobals/issues)."
     ]
+
+
+BOOKKEEPING_CONFTEST = """import pytest
+from torch import nn
+
+CONFIG = None
+
+
+def pytest_configure(config):
+    global CONFIG
+    CONFIG = config  # a route to pytest's session that passes no module dunder
+
+
+@pytest.fixture
+def layer():
+    return nn.Linear(64, 64)
+"""
+
+BOOKKEEPING_TESTS = """import gc
+import weakref
+
+from torch import nn
+
+import pkg.store
+
+REFS = []
+
+
+def test_1(layer):
+    REFS.append(weakref.ref(layer))
+
+
+def test_2():
+    gc.collect()
+    assert REFS[0]() is None, "the fixture's layer is really freed after its test"
+
+
+def test_3():
+    pkg.store.KEEP.append(nn.Linear(2, 2))
+"""
+
+
+def test_pytests_own_bookkeeping_is_no_pin_of_tests_inside_the_package(pytester: pytest.Pytester) -> None:
+    """Tests inside the package (``pkg/tests/conftest.py``): the conftest's ``__loader__`` (pytest's
+    assertion-rewriting hook) and a global holding pytest's config both lead to the session, whose items
+    hold each test's function-scoped fixtures until after the census. That is pytest's bookkeeping: only the
+    planted pin in ``pkg.store.KEEP`` is reported, and report mode changes no outcome."""
+    package = pytester.mkpydir("pkg")
+    (package / "store.py").write_text("KEEP = []\n")
+    tests = package / "tests"
+    tests.mkdir()
+    (tests / "__init__.py").write_text("")
+    (tests / "conftest.py").write_text(BOOKKEEPING_CONFTEST)
+    (tests / "test_a.py").write_text(BOOKKEEPING_TESTS)
+    plain = pytester.runpytest_subprocess("-p", "no:cacheprovider", "pkg/tests")
+    plain.assert_outcomes(passed=3)
+    report = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--weakglobals=report", "pkg/tests")
+    report.assert_outcomes(passed=3)
+    failing = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--weakglobals=fail", "pkg/tests")
+    failing.assert_outcomes(passed=3, errors=1)
+    assert [line.split(" - ")[0] for line in failing.stdout.lines if line.startswith("ERROR ")] == ["ERROR pkg/tests/test_a.py::test_3"]
+    for result in (report, failing):
+        text = result.stdout.str()
+        assert "__loader__" not in text and "funcargs" not in text and "CONFIG" not in text, text
+        summary = text.split("weakglobals census =", 1)[1]
+        assert "pkg.store.KEEP: 1 object" in summary and summary.count(": 1 object") == 1, summary
+
+
+CONSTANTS = """import functools
+
+import torch
+from torch import nn
+
+
+@functools.lru_cache(maxsize=None)
+def eye(n, dtype, device):
+    return torch.eye(n, dtype=dtype, device=device)
+
+
+@functools.lru_cache(maxsize=None)
+def scale(module, factor):
+    return torch.full((2,), float(factor))
+"""
+
+CONSTANT_TESTS = """import torch
+from torch import nn
+
+import pkg.constants
+import pkg.store
+
+
+def test_a():
+    pkg.constants.eye(3, torch.float64, torch.device("cpu"))
+
+
+def test_b():
+    pkg.constants.eye(3, torch.float64, torch.device("cpu"))
+
+
+def test_module_keyed():
+    pkg.constants.scale(nn.Linear(2, 2), 2)
+
+
+def test_logged():
+    pkg.store.LOG.append(nn.Linear(2, 2))
+"""
+
+
+def test_a_cache_of_constant_tensors_and_an_accepted_container_are_intended(pytester: pytest.Pytester) -> None:
+    """An ``lru_cache`` of tensors keyed by a size, a dtype and a device is bounded by those values: its own
+    line says intended (keys printed as ``torch.float64``), nothing asks to report it, and it fails no
+    test. The same cache keyed by a module still fails. A container named in ``census-accept`` reads as
+    accepted and fails no test."""
+    package = pytester.mkpydir("pkg")
+    (package / "constants.py").write_text(CONSTANTS)
+    (package / "store.py").write_text("LOG = []\n")
+    pytester.makepyfile(test_constants=CONSTANT_TESTS)
+    pytester.makefile(".toml", pyproject='[tool.weakglobals]\ncensus-accept = ["pkg.store.LOG"]\n')
+    failing = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--weakglobals=fail")
+    failing.assert_outcomes(passed=4, errors=1)
+    assert [line.split(" - ")[0] for line in failing.stdout.lines if line.startswith("ERROR ")] == ["ERROR test_constants.py::test_module_keyed"]
+    summary = failing.stdout.str().split("weakglobals census =", 1)[1]
+    constant = next(line for line in summary.splitlines() if "eye <lru_cache>[" in line)
+    assert "intended: a cache of constant tensors" in summary and "torch.float64" in constant and "torch.device(type='cpu')" in constant
+    assert "<dtype at" not in summary and "<device at" not in summary
+    assert "pkg.store.LOG: 1 object; intended: accepted in [tool.weakglobals] census-accept" in summary
+    assert "1 container not reported by the linter" in summary, "only the module-keyed cache is a miss to report"
 
 
 def test_what_could_not_be_collected_is_said_not_to_be_censused(project: pytest.Pytester) -> None:

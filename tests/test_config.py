@@ -54,6 +54,10 @@ BAD = {
     "runtime is an integer": ("[tool.weakglobals]\nruntime = 1\n", "[tool.weakglobals] runtime must be one of 'inline', 'vendor', 'import', not an integer"),
     "runtime is an array": ('[tool.weakglobals]\nruntime = ["vendor"]\n', "[tool.weakglobals] runtime must be one of 'inline', 'vendor', 'import', not an array"),
     "runtime is unknown": ('[tool.weakglobals]\nruntime = "vendored"\n', "[tool.weakglobals] runtime must be one of 'inline', 'vendor', 'import', not 'vendored'"),
+    "census-accept is a string": ('[tool.weakglobals]\ncensus-accept = "pkg.CACHE"\n',
+                                  '[tool.weakglobals] census-accept must be an array of strings, not a string (write census-accept = ["pkg.CACHE"])'),
+    "census-accept holds a non-name": ('[tool.weakglobals]\ncensus-accept = ["CACHE"]\n',
+                                       "[tool.weakglobals] census-accept: 'CACHE' is not a dotted name such as 'mypkg.module.CACHE'"),
     "select is empty": ("[tool.weakglobals]\nselect = []\n",
                         "[tool.weakglobals] select is empty, which would select no code: remove it for the default codes"),
     "extend-select is not a WG code": ('[tool.weakglobals]\nextend-select = ["B019"]\n', "[tool.weakglobals] extend-select: 'B019' is not a WG code or prefix"),
@@ -115,6 +119,7 @@ GOOD: dict[str, list[Any]] = {
     "select": [["WG001"], ["WG"]], "extend-select": [["WG007"], []], "ignore": [["WG006"], []], "exclude": [["generated/*"], []],
     "extend-exclude": [["*_pb2.py", "./scratch.py"]], "extra-types": [["mylib.graph.Node"], []],
     "extra-module-bases": [["mylib.layers.Base"], []], "runtime": ["vendor", "import"], "unsafe-fixes": [True, False],
+    "census-accept": [["mylib.store.CACHE"], []],
 }
 _KEY = st.sampled_from([*KEYS, "colour"])
 _TABLE = st.dictionaries(_KEY, ANY, max_size=3) | st.dictionaries(_KEY, st.sampled_from([value for values in GOOD.values() for value in values]), max_size=3)

@@ -46,6 +46,14 @@ _STOPPED_TYPES = (types.CodeType, types.ModuleType, type)  # and their subclasse
 #: under a key held strongly, a ``self`` with value equality, is then not reported either.)
 _CONDITIONAL = "_weakglobals_holds_while_its_keys_live"
 ATOMS = (str, int, float, bool, complex, bytes, type(None))
+#: The test framework's own objects hold a test's fixtures, reports and items for as long as pytest needs
+#: them (``item.funcargs`` until after the census has run): bookkeeping, not the library's long-lived state,
+#: so the walk does not enter an instance of a class defined in these packages, or of a subclass of one
+#: (a session, a config, a hook caller, the assertion-rewriting loader a test module's ``__loader__`` is).
+#: Not ``unittest.mock``: a mock left in library state is the library's pin.
+BOOKKEEPING = ("_pytest", "pytest", "pluggy", "xdist", "execnet", "py")
+_UNITTEST_RUNNER = ("unittest.case", "unittest.suite", "unittest.result", "unittest.runner", "unittest.loader",
+                    "unittest.main", "unittest.async_case")
 
 
 def inherits(cls: type, bases: Iterable[type]) -> bool:
@@ -67,6 +75,14 @@ def class_lookup(cls: type, name: str) -> Any:
 def class_dict(cls: type) -> dict:
     """The class's real namespace dict (behind its mappingproxy), as ``gc`` sees it."""
     return next(item for item in _get_referents(_class_namespace(cls)) if type(item) is dict)
+
+
+def _bookkeeping(module: Optional[str]) -> bool:
+    """Whether a class defined in ``module`` is the test framework's (a ``pytest_*`` plugin's included)."""
+    if module is None:
+        return False
+    top = module.partition(".")[0]
+    return top in BOOKKEEPING or top.startswith("pytest_") or module in _UNITTEST_RUNNER
 
 
 def type_name(obj: object) -> str:
@@ -113,7 +129,11 @@ class Kinds:
             if key in by_type:
                 continue
             bases = mro(cls)
-            if any(base is stopped for base in bases for stopped in _STOPPED_TYPES) or class_lookup(cls, _CONDITIONAL) is True:
+            if (
+                any(base is stopped for base in bases for stopped in _STOPPED_TYPES)
+                or class_lookup(cls, _CONDITIONAL) is True
+                or any(_bookkeeping(defined_in(base)) for base in bases)
+            ):
                 kind = STOP
             elif any(base is wanted for base in bases for wanted in self.framework):
                 kind = FRAMEWORK

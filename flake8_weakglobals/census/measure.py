@@ -48,9 +48,10 @@ from .heap import (
     type_name,
 )
 from .pin_paths import Described, every_name, qualified_name
-from .report import Confirmation, Pin, Report
+from .report import ACCEPTED, CONSTANT_CACHE, Confirmation, Pin, Report
 from .tensor_bytes import storages
 
+_IMPORT_SYSTEM_NAMES = frozenset({"__loader__", "__spec__", "__builtins__"})
 Compared = tuple[list[int], list[weakref.ref], list[bool]]  # what ``compare`` returns
 Listing = tuple[list[object], Compared]  # the whole heap's framework objects, compared with those remembered
 _PACKAGE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
@@ -202,8 +203,8 @@ class Census:
         if not new:
             return report
         kinds = self._current_kinds()
-        roots, names = self._roots()
-        doors = closed_doors()
+        roots, names, dunders = self._roots()
+        doors = closed_doors() | dunders
         tensor_class = _imported_class("torch.Tensor")
         for target, holders in self._holders(Walk(roots, new, doors, kinds), names).items():
             obj = new[target]
@@ -250,35 +251,62 @@ class Census:
                         consider(target, [*chain, *rest])
         return {target: list(found.values()) for target, found in holders.items()}
 
-    def _roots(self) -> tuple[list[dict], dict[int, tuple[str, str]]]:
-        """Per selected module (by name), its globals and the namespaces of the classes it defines; and for
-        each of those dicts, ``(module name, the name the path starts with)``."""
-        roots, names = [], {}
+    def _roots(self) -> tuple[list[dict], dict[int, tuple[str, str]], set[int]]:
+        """Per selected module (by name), its globals and the namespaces of the classes it defines; for
+        each of those dicts, ``(module name, the name the path starts with)``; and the ids of what the
+        import system put in the globals (``__loader__``, ``__spec__``, ``__builtins__``): no route into
+        a module's state (a test module's loader is pytest's, and leads to its session), unless the module
+        also holds the same object under a name of its own."""
+        roots, names, dunders = [], {}, set()
         for name, module in sorted(sys.modules.items(), key=lambda item: item[0]):
             if not self._selected(name) or not inherits(type(module), (types.ModuleType,)):
                 continue
             namespace = module_dict(module)
             roots.append(namespace)
             names[id(namespace)] = (name, name)
+            own = set()
             for key, value in dict.items(namespace):
-                if type(key) is str and inherits(type(value), (type,)) and defined_in(value) == name:
+                if type(key) is not str:
+                    continue
+                if key in _IMPORT_SYSTEM_NAMES:
+                    dunders.add(id(value))
+                else:
+                    own.add(id(value))
+                if inherits(type(value), (type,)) and defined_in(value) == name:
                     body = class_dict(value)
                     if id(body) not in names:
                         roots.append(body)
                         names[id(body)] = (name, f"{name}.{key}")
-        return roots, names
+            dunders.difference_update(own)
+        return roots, names, dunders
 
     def _selected(self, module: str) -> bool:
         return any(module == package or module.startswith(package + ".") for package in self.packages)
 
     def _pin(self, target: object, module: str, described: Described, kept: dict[str, int], test: Optional[str]) -> Pin:
-        path, container, _, by_name = described
+        path, container, _, by_name, plain_cache_key = described
         note = "" if module in self._modules else "its module was first imported during the test: maybe its import-time state"
+        root = qualified_name(container)
         return Pin(
-            path=path, container=container, root=qualified_name(container), kind=type_name(target), test=test,
-            storages=kept, confirms=self._confirmation(module, qualified_name(container)), note=note,
+            path=path, container=container, root=root, kind=type_name(target), test=test,
+            storages=kept, confirms=self._confirmation(module, root), note=note,
             by_name=by_name, identity=f"{os.getpid()}:{id(target):#x}",
+            intended=self._intended(target, root, plain_cache_key),
         )
+
+    def _intended(self, target: object, root: str, plain_cache_key: bool) -> str:
+        """Why a pin is held on purpose, or "": a container accepted in ``[tool.weakglobals]``, or a cache of
+        constant tensors (a plain tensor, neither a module nor a parameter, under a key of plain values)."""
+        if root in self.settings.census_accept:
+            return ACCEPTED
+        if plain_cache_key:
+            tensor, module, parameter = (_imported_class(name) for name in ("torch.Tensor", "torch.nn.Module", "torch.nn.Parameter"))
+            kind = type(target)
+            if tensor is not None and inherits(kind, (tensor,)) and not any(
+                cls is not None and inherits(kind, (cls,)) for cls in (module, parameter)
+            ):
+                return CONSTANT_CACHE
+        return ""
 
     def _home(self, module: str, root: str, chain: list[object]) -> tuple[str, str, list[object]]:
         """A function, cache or class reached through a module that imports it is named where it is defined

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 import types
 from itertools import compress, count, islice, repeat
 from operator import is_, or_
@@ -28,13 +29,15 @@ _ANNOTATION = re.compile(r" <[a-z_]+>")
 
 class Described(NamedTuple):
     """A chain written out: the whole path, its container (everything before its first item: ``[...]``,
-    ``{...}``, `` -> <...>``), which object of the chain that container is, and whether the first item is a
-    string key (``REGISTRY['bert']``: a map keyed by names, which WG008 reports only with evidence about its values)."""
+    ``{...}``, `` -> <...>``), which object of the chain that container is, whether the first item is a
+    string key (``REGISTRY['bert']``: a map keyed by names, which WG008 reports only with evidence about its
+    values), and whether the path goes through an ``lru_cache`` entry under a key of plain values."""
 
     path: str
     container: str
     at: int  # index in the chain of the container's object; without an item, the parent of the last object
     by_name: bool
+    plain_cache_key: bool = False
 
 
 def describe(chain: list[object], root: str) -> Described:
@@ -52,7 +55,38 @@ def describe(chain: list[object], root: str) -> Described:
     path = "".join(parts)
     if first is None:
         return Described(path, path, max(len(chain) - 2, 0), False)
-    return Described(path, container, first, by_name)
+    return Described(path, container, first, by_name, _through_a_plain_cache_key(chain))
+
+
+def _through_a_plain_cache_key(chain: list[object]) -> bool:
+    """Whether the chain enters an ``lru_cache`` (the wrapper, then its C cache dict) under a key made of
+    plain values only: such a cache is bounded by those values, whoever fills it first."""
+    for index in range(len(chain) - 2):
+        if type(chain[index]) is _LRU_WRAPPER and type(chain[index + 1]) is dict:
+            cache, entry = chain[index + 1], chain[index + 2]
+            found = _first(map(is_, dict.values(cache), repeat(entry)))  # type: ignore[arg-type]
+            return found is not None and plain_key(next(islice(dict.keys(cache), found, None)))  # type: ignore[arg-type]
+    return False
+
+
+def plain_key(key: object) -> bool:
+    """A value that says nothing about any object's lifetime: an atom, a tuple of plain values, a class
+    (``typed=True``), ``lru_cache``'s own keyword marker, or one of torch's value types (dtype, device,
+    ``Size``, layout, memory format). Types compared by identity: no user code runs."""
+    kind = type(key)
+    if any(kind is atom for atom in ATOMS) or kind is object or inherits(kind, (type,)):
+        return True
+    if kind is tuple:
+        return all(plain_key(item) for item in tuple.__iter__(key))  # type: ignore[arg-type]
+    return any(kind is value_type for value_type in _torch_value_types())
+
+
+def _torch_value_types() -> tuple[type, ...]:
+    """torch's plain value types, if torch is imported (read from its globals, never imported here)."""
+    torch = sys.modules.get("torch")
+    namespace = types.ModuleType.__dict__["__dict__"].__get__(torch) if type(torch) is types.ModuleType else {}
+    found = (namespace.get(name) for name in ("dtype", "device", "Size", "layout", "memory_format"))
+    return tuple(value for value in found if type(value) is type)
 
 
 def qualified_name(container: str) -> str:
@@ -69,6 +103,9 @@ def short(value: object) -> str:
     if kind is tuple:
         items = [short(item) for item in tuple.__iter__(value)]  # type: ignore[arg-type]
         return "(" + ", ".join(items[:4] + (["..."] if len(items) > 4 else [])) + ("," if len(items) == 1 else "") + ")"
+    if any(kind is value_type for value_type in _torch_value_types()):  # C types, by identity: their repr runs no user code
+        text = repr(value)
+        return f"torch.{text}" if text.startswith("device(") else text
     return f"<{type_name(value)} at {id(value):#x}>"
 
 

@@ -15,6 +15,9 @@ from typing import Any, Optional
 ISSUES = "https://github.com/flake8-weakglobals/flake8-weakglobals/issues"
 BY_NAME = "keyed by name: WG008 reports such a map only where it can show the values are modules or tensors"
 SHOWN = 3  # pins listed per container; the rest are summed up
+CONSTANT_CACHE = ("intended: a cache of constant tensors under keys of plain values (dtypes, devices, numbers), "
+                  "bounded by those keys; the first test to fill it is named, whichever that is")
+ACCEPTED = "intended: accepted in [tool.weakglobals] census-accept"
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,7 @@ class Pin:
     expected: bool = False  # named by the test's marker
     by_name: bool = False  # held under a string key of its container (``REGISTRY['bert']``)
     identity: str = ""  # "pid:address" of the object: the pins of one object in several containers share it
+    intended: str = ""  # why it is held on purpose (CONSTANT_CACHE, ACCEPTED): never a failure, never a miss
 
     @property
     def nbytes(self) -> int:
@@ -85,7 +89,14 @@ class Container:
         return all(pin.by_name for pin in self.pins)
 
     @property
+    def intended(self) -> str:
+        """Why every pin of the container is held on purpose, or "" (the first pin's reason)."""
+        return self.pins[0].intended if all(pin.intended for pin in self.pins) else ""
+
+    @property
     def verdict(self) -> str:
+        if self.intended:
+            return self.intended
         if self.confirms:
             return f"confirms {self.confirms}"
         if self.by_name:
@@ -145,7 +156,7 @@ class Report:
             rest = container.pins[SHOWN:]
             if rest:
                 lines.append(f"{'':>10}  {size(sum(_union(rest).values())):>10}  ... and {_count(len(rest), 'more object')}")
-        missed = [container for container in containers if container.confirms is None and not container.by_name]
+        missed = [container for container in containers if container.confirms is None and not container.by_name and not container.intended]
         if missed:
             lines.append(
                 f"{_count(len(missed), 'container')} not reported by the linter: the most useful lines of this report, "

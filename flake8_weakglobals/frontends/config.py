@@ -75,6 +75,9 @@ class Settings:
     #: The codemod also makes the fixes it cannot prove keep the program's behaviour (``UNSAFE_FIX_CODES``),
     #: as ruff's ``--unsafe-fixes`` does; off unless asked for.
     unsafe_fixes: bool = False
+    #: ``pytest --weakglobals`` only: containers (dotted names) known to hold what tests create, on purpose,
+    #: for the whole session: their pins are reported as accepted and never fail a test.
+    census_accept: frozenset[str] = frozenset()
     source: Optional[Path] = field(default=None, compare=False)  # the file they came from
 
     def wants(self, code: str) -> bool:
@@ -94,7 +97,8 @@ class Settings:
         return replace(self, **{key: value for key, value in values.items() if value is not None})
 
 
-_LISTS = ("extra-types", "extra-module-bases", "select", "extend-select", "ignore", "exclude", "extend-exclude")
+_LISTS = ("extra-types", "extra-module-bases", "select", "extend-select", "ignore", "exclude", "extend-exclude",
+          "census-accept")
 KEYS = (*_LISTS, "runtime", "unsafe-fixes")
 
 
@@ -184,8 +188,20 @@ def settings_from_table(table: dict[str, Any], path: Path) -> Settings:
         exclude=Excludes(exclude, exclude_patterns(strings("extend-exclude"), base)),
         runtime=runtime,
         unsafe_fixes=unsafe_fixes,
+        census_accept=parse_dotted_names(strings("census-accept"), f"{where} census-accept"),
         source=path,
     )
+
+
+def parse_dotted_names(names: list[str], where: str) -> frozenset[str]:
+    """Containers named as the census names them (``pkg.module.CACHE``, ``pkg.module.Class.attribute``)."""
+    for name in names:
+        if not _DOTTED.fullmatch(name):
+            raise ConfigError(f"{where}: {name!r} is not a dotted name such as 'mypkg.module.CACHE'")
+    return frozenset(names)
+
+
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
