@@ -56,6 +56,15 @@ def containers(report: Any) -> dict[str, tuple[int, int, str]]:
     return {item.name: (len(item.pins), item.nbytes, str(item.confirms)) for item in report.containers()}
 
 
+def census_summary(result: pytest.RunResult) -> list[str]:
+    """The lines of the census's own section, addresses written as 0x...
+
+    The section ends where pytest's short test summary begins: with ``CI`` set, pytest prints each error's whole
+    message there, so a pin's lines appear twice in the output of ``--weakglobals=fail``."""
+    text = result.stdout.str().split("weakglobals census =", 1)[1].split("short test summary info", 1)[0]
+    return [re.sub(r"0x[0-9a-f]+", "0x...", line) for line in text.splitlines()[1:]]
+
+
 # --- what it finds, with the finding it confirms ---
 
 @pytest.mark.parametrize("variant", ["original", "rewritten"])
@@ -443,7 +452,7 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
 def test_report_mode_lists_the_pins_at_the_end_of_the_session(project: pytest.Pytester) -> None:
     result = project.runpytest_subprocess("--weakglobals", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=7)
-    summary = [re.sub(r"0x[0-9a-f]+", "0x...", line) for line in result.stdout.str().split("weakglobals census =", 1)[1].splitlines()[1:]]
+    summary = census_summary(result)
     pin = "pinpkg.pins.names[<Linear at 0x...>]  (Linear, test_project.py::"
     assert summary[:6] == [
         "weakglobals census of pinpkg: 1 container holds 4 objects created by 4 tests, 17.3 KiB of tensor storage in all"
@@ -524,12 +533,6 @@ def store(pytester: pytest.Pytester) -> pytest.Pytester:
     (package / "store.py").write_text(STORE)
     pytester.makepyfile(test_store=STORE_TESTS)
     return pytester
-
-
-def census_summary(result: pytest.RunResult) -> list[str]:
-    """The lines after the census's separator, addresses written as 0x..."""
-    text = result.stdout.str().split("weakglobals census =", 1)[1]
-    return [re.sub(r"0x[0-9a-f]+", "0x...", line) for line in text.splitlines()[1:]]
 
 
 def test_an_object_two_containers_hold_is_listed_under_each_with_its_path(store: pytest.Pytester) -> None:
@@ -628,7 +631,7 @@ def test_pytests_own_bookkeeping_is_no_pin_of_tests_inside_the_package(pytester:
     for result in (report, failing):
         text = result.stdout.str()
         assert "__loader__" not in text and "funcargs" not in text and "CONFIG" not in text, text
-        summary = text.split("weakglobals census =", 1)[1]
+        summary = "\n".join(census_summary(result))
         assert "pkg.store.KEEP: 1 object" in summary and summary.count(": 1 object") == 1, summary
 
 
@@ -685,7 +688,7 @@ def test_a_cache_of_constant_tensors_and_an_accepted_container_are_intended(pyte
     failing = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--weakglobals=fail")
     failing.assert_outcomes(passed=4, errors=1)
     assert [line.split(" - ")[0] for line in failing.stdout.lines if line.startswith("ERROR ")] == ["ERROR test_constants.py::test_module_keyed"]
-    summary = failing.stdout.str().split("weakglobals census =", 1)[1]
+    summary = "\n".join(census_summary(failing))
     constant = next(line for line in summary.splitlines() if "eye <lru_cache>[" in line)
     assert "intended: a cache of constant tensors" in summary and "torch.float64" in constant and "torch.device(type='cpu')" in constant
     assert "<dtype at" not in summary and "<device at" not in summary
