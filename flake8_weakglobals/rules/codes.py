@@ -66,12 +66,19 @@ def _holds(kinds: tuple[str, ...]) -> str:
 #: - WG006: ``weak_lru_cache`` cannot be an instance of ``functools._lru_cache_wrapper``, so code anywhere
 #:   that tells the two apart (a reset that clears every ``_lru_cache_wrapper`` that ``gc`` finds,
 #:   ``inspect.isfunction``, ``functools.wraps`` over it, ``torch.jit``) sees another type.
+#: - WG004: a ``WeakKeyDictionary`` or ``WeakSet`` finds a key by ``==``, its replacement by identity. For a
+#:   tensor the two differ exactly where the fix is wanted: a key with more than one element makes the
+#:   lookup raise, and a scalar that is NaN is never found (``nan != nan``). No analysis can show that no
+#:   key is ever NaN, so the replacement cannot be shown to be the type it replaces.
 UNSAFE_FIX_REASONS = {
     "WG008": "a weak value changes what a lookup by name finds once the object's other owners let go; make sure "
     "each value is owned elsewhere for as long as it is looked up, then rerun with `--unsafe-fixes`",
     "WG006": "the weak cache is not a `functools._lru_cache_wrapper`, which `isinstance`, `inspect.isfunction`, "
     "`functools.wraps` and torch.jit/torch.compile tell apart; make sure nothing in the program looks, then rerun "
     "with `--unsafe-fixes`",
+    "WG004": "the fix finds keys by identity where the weak container compares them with `==`: a lookup of a "
+    "tensor with more than one element, which raises, succeeds, and a NaN scalar, never found, is found; make sure "
+    "nothing relies on either, then rerun with `--unsafe-fixes`",
 }
 UNSAFE_FIX_CODES = frozenset(UNSAFE_FIX_REASONS)
 _MAPS = frozenset({"dict", "defaultdict", "OrderedDict"})

@@ -1,6 +1,8 @@
 """Control: a WeakKeyDictionary of activations keyed by tensor, used only in the ways it survives with
-tensor keys (insertion, iteration, one-element lookups); it becomes a WeakIdMap."""
+tensor keys (insertion, iteration, one-element lookups). Asked for with --unsafe-fixes (WG004's fix finds
+keys by identity, not by ``==``), it becomes a WeakIdMap and keeps the transcript."""
 # expect: fixed
+# codemod: --runtime import --unsafe-fixes
 import gc
 import weakref
 

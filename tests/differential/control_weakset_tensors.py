@@ -1,6 +1,7 @@
 """Control: a WeakSet of tensors already handed out, used only the ways a WeakSet of tensors survives
 (each added once, iterated, counted); it becomes a WeakIdSet, and then membership works too."""
 # expect: fixed
+# codemod: --runtime import --unsafe-fixes
 import gc
 import weakref
 

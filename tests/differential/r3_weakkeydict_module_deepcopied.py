@@ -3,6 +3,7 @@ WG004), and the module is deep-copied for an EMA shadow. WeakKeyDictionary's dee
 caller's live batches), so the shadow's table is as full as the live one, and both lose an entry when the
 caller drops a batch."""
 # expect: fixed
+# codemod: --runtime import --unsafe-fixes
 import copy
 import gc
 import weakref

@@ -1,6 +1,7 @@
 """Class 3: a WeakKeyDictionary of tags on tensors (WG004), whose callers rely on it refusing what cannot
 be weakly referenced: plain numbers are reported as untaggable (TypeError), and `get` of one raises."""
 # expect: fixed
+# codemod: --runtime import --unsafe-fixes
 import weakref
 
 import torch
