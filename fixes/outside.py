@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
 from flake8_weakglobals.analysis.evidence import argument_at
-from flake8_weakglobals.analysis.framework_types import Vocabulary
+from flake8_weakglobals.analysis.framework_types import PARAMETER, TENSOR, Vocabulary
 from flake8_weakglobals.analysis.owners import Owners, Premise, owners_in
 from flake8_weakglobals.analysis.passed_to_calls import READING_CALLS
 from flake8_weakglobals.index.project import INSTALLED_ROOTS, ModuleContext, context_for, is_python_script
@@ -34,6 +34,7 @@ from flake8_weakglobals.syntax.qualified_names import Names
 from flake8_weakglobals.syntax.scopes import Scopes
 
 from .references import References, chain_top, imported_names, references, references_to
+from .swapped_tensors import SWAP_WORDS, swap_site
 
 #: Methods of ``WeakIdMap`` / ``WeakIdSet`` that behave as the dict's and set's do, and of the weak caches
 #: as ``lru_cache``'s do.
@@ -67,6 +68,10 @@ def _outside_reason(
 ) -> tuple[Optional[str], tuple[str, ...]]:
     """The first reason another module of the project gives to leave the container alone, or the uses
     found there (one proof line each)."""
+    if TENSOR in finding.holds or PARAMETER in finding.holds:
+        swapped = _swapped(path, context)
+        if swapped is not None:
+            return swapped, ()
     if context is None:
         return None, ()  # a script outside any package: nothing can import it by name
     qualified = f"{context.name}.{finding.name}"
@@ -118,6 +123,32 @@ def _outside_reason(
         return premise, ()
     filled = _filled_from_elsewhere(path, context, finding, scope, files) if finding.fillers else None
     return filled, tuple(dict.fromkeys((*callers, *uses))) if filled is None else ()
+
+
+def _swapped(path: Path, context: Optional[ModuleContext]) -> Optional[str]:
+    """Where the project (or a script outside any, itself) swaps tensors, which the weak references the
+    fix gives each tensor it holds would make raise (``swapped_tensors.py``)."""
+    if context is None:
+        try:
+            files: Optional[dict[Path, str]] = {path: path.read_text(encoding="utf-8")}
+        except (OSError, UnicodeDecodeError):
+            return None  # the file's own check reported it
+        scope = path
+    else:
+        scope = _importers_scope(context)
+        files = _texts(scope)
+    if files is None:
+        return None  # too large to scan: refused for that reason already
+    candidates = [other for other in files if any(word in files[other] for word in SWAP_WORDS)] if context is None else _mentioning(scope, SWAP_WORDS)
+    for other in candidates:
+        tree = _parsed(files[other])
+        site = swap_site(tree, imported_names(tree)) if tree is not None else None
+        if site is not None:
+            return (
+                f"`{_shown(other)}` line {site[0]} {site[1]}: torch swaps a tensor only while nothing refers to it "
+                "weakly, and the fix would refer weakly to each tensor it holds"
+            )
+    return None
 
 
 def _module_as_a_value(path: Path, text: str, modules: set[str]) -> Optional[str]:
