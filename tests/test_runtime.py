@@ -555,6 +555,54 @@ def test_threads_inserting_reading_deleting_and_dropping_keys() -> None:
     assert len(store) == 0 == len(list(store))
 
 
+
+def test_threads_racing_on_the_same_keys_get_what_a_dicts_and_sets_single_steps_give() -> None:
+    """``m.setdefault(k, []).append(x)``, ``m.pop(k, None)``, ``s.add(k)`` and ``s.discard(k)`` are each one
+    step of a dict or a set under the GIL, and programs rely on it (a server's threads noting every layer,
+    then each detaching every hook). Threads racing on the same keys lose no append, pop each entry once,
+    and hold each element once; a thread switch forced after every few bytecodes makes a lost race likely
+    on every round where one is possible."""
+    layers = [nn.Identity() for _ in range(200)]
+    workers, rounds = 8, 5
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for _ in range(rounds):
+            samples: WeakIdMap[nn.Module, list[int]] = WeakIdMap()
+            warm: WeakIdSet[nn.Module] = WeakIdSet()
+            popped: list[int] = []
+            errors: list[BaseException] = []
+            start = threading.Barrier(workers)
+
+            def note(worker: int) -> None:
+                start.wait()
+                for layer in layers:
+                    samples.setdefault(layer, []).append(worker)
+                    warm.add(layer)
+
+            def detach() -> None:
+                start.wait()
+                try:
+                    popped.append(sum(samples.pop(layer, None) is not None for layer in layers))
+                    for layer in layers:
+                        warm.discard(layer)
+                except BaseException as error:  # reported by the main thread
+                    errors.append(error)
+
+            for job in (note, detach):
+                threads = [threading.Thread(target=job, args=(i,) if job is note else ()) for i in range(workers)]
+                for thread in threads:
+                    thread.start()
+                for thread in threads:
+                    thread.join()
+                if job is note:
+                    assert sum(len(values) for values in samples.values()) == workers * len(layers), "an append was lost"
+                    assert len(warm) == len(list(warm)) == len(layers), "a layer is held twice"
+            assert errors == [] and sum(popped) == len(layers), "each entry is popped once"
+            assert len(samples) == 0 and len(warm) == 0 and list(warm) == []
+    finally:
+        sys.setswitchinterval(interval)
+
 # --- torch resurrection ------------------------------------------------------------------------------
 
 

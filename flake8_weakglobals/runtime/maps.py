@@ -14,6 +14,7 @@ import weakref
 from collections import defaultdict
 from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, MutableMapping, ValuesView
 from copy import deepcopy
+from itertools import chain
 from reprlib import recursive_repr
 from typing import Any, Optional, TypeVar
 
@@ -58,8 +59,7 @@ class WeakIdMap(MutableMapping[_K, _V]):
         value = self.get(key, _MISSING)
         return self._missing(key) if value is _MISSING else value
 
-    def _missing(self, key: Any) -> Any:
-        """``KeyError``, or, as a defaultdict, a stored factory value."""
+    def _missing(self, key: Any) -> Any:  # ``KeyError``, or, as a defaultdict, a stored factory value
         if self.default_factory is None:
             raise KeyError(key)
         value = self[key] = self.default_factory()
@@ -90,7 +90,7 @@ class WeakIdMap(MutableMapping[_K, _V]):
                 return
             self._weak_class = type(key)  # before the store: a removal that follows it drops the class
         if entry is not None:
-            del data[key_id]  # a dead entry under a recycled id: the new key goes to the end
+            data.pop(key_id, None)  # a dead entry under a recycled id: the new key goes to the end
         entry = _Entry(key, self._remove)
         entry.key_id, entry.value = key_id, value
         data[key_id] = entry
@@ -100,8 +100,7 @@ class WeakIdMap(MutableMapping[_K, _V]):
 
     def _live(self, reverse: bool = False) -> Iterator[tuple[Any, Any]]:
         """``(key, value)`` in insertion order over a snapshot of the keys, each value read when reached."""
-        snapshot = self._data.copy()  # one C-level copy: no removal callback can run half-way through it
-        data = self._data
+        data, snapshot = self._data, self._data.copy()  # one C-level copy: no removal callback runs half-way through it
         for slot, entry in reversed(snapshot.items()) if reverse else snapshot.items():
             if type(slot) is tuple:
                 value = data.get(slot, _MISSING)
@@ -145,17 +144,20 @@ class WeakIdMap(MutableMapping[_K, _V]):
     def fromkeys(cls, keys: Iterable[_K], value: Any = None) -> WeakIdMap[_K, Any]:
         return cls((key, value) for key in keys)
 
-    def setdefault(self, key: _K, default: Any = None) -> Any:
-        value = self.get(key, _MISSING)
-        if value is _MISSING:
-            self[key] = value = default
-        return value
+    def setdefault(self, key: _K, default: Any = None) -> Any:  # one step, as a dict's under the GIL
+        if not _weakly(key):
+            return self._data.setdefault(self._strong_slot(key), default)
+        entry = _Entry(key, self._remove)
+        entry.key_id, entry.value = id(key), default
+        found = self._data.setdefault(entry.key_id, entry)  # of threads storing one key, the first wins
+        if found.__callback__ is None:  # a dead entry under a recycled id: the new key takes its place
+            self._data[entry.key_id] = found = entry
+        return found.value
 
     def pop(self, key: _K, *default: Any) -> Any:
-        entry = self._data.get(id(key))
+        entry = self._data.pop(id(key), None)  # one step: of threads popping one key, one gets its value
         if entry is not None and entry.__callback__ is not None:
             self._weak_class = None
-            del self._data[id(key)]
             return entry.value
         value = _MISSING if _weakly(key) else self._data.pop(self._strong_slot(key), _MISSING)
         if value is _MISSING and not default:
@@ -180,7 +182,7 @@ class WeakIdMap(MutableMapping[_K, _V]):
             pairs = dict.items(other)  # a dict's own entries, without its overridden ``__getitem__``
         elif hasattr(other, "keys"):
             pairs = ((key, other[key]) for key in other.keys())
-        for index, item in enumerate(pairs):
+        for index, item in enumerate(chain(pairs, kwargs.items())):  # the keywords last, as a dict's
             try:
                 pair = item if type(item) in (tuple, list) else list(item)
             except TypeError:
@@ -188,8 +190,6 @@ class WeakIdMap(MutableMapping[_K, _V]):
             if len(pair) != 2:
                 raise ValueError(f"dictionary update sequence element #{index} has length {len(pair)}; 2 is required")
             self[pair[0]] = pair[1]
-        for key, value in kwargs.items():
-            self[key] = value  # type: ignore[index]
 
     def __ior__(self, other: Any) -> WeakIdMap[_K, _V]:
         self.update(other)

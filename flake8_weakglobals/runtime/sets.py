@@ -88,19 +88,20 @@ class WeakIdSet(MutableSet[_K]):
         if not (weakly or (weakly is None and _classify(element))):
             self._data.add(self._strong(element))
             return
-        if member is not None:
-            self._data.discard(member)  # a dead member under a recycled id
-        member = _Member(element, self._remove)
-        member.key_id = id(element)
-        self._data.add(member)
-        self._members[member.key_id] = member
+        new = _Member(element, self._remove)
+        new.key_id = id(element)
+        self._data.add(new)  # in the table first, then claimed: a discard meanwhile finds it absent, as before the add
+        found = self._members.setdefault(new.key_id, new)  # one step: of threads adding one element, one wins
+        if found is not new:
+            self._data.discard(found if found.__callback__ is None else new)  # a dead member goes; else ours
+            if found.__callback__ is None:
+                self._members[new.key_id] = new
 
     def discard(self, element: _K) -> None:
-        member = self._members.get(id(element))
-        if member is not None and member.__callback__ is not None:
-            del self._members[member.key_id]
+        member = self._members.pop(id(element), None)  # one step: of threads discarding one element, one does
+        if member is not None:
             self._data.discard(member)
-        elif not _weakly(element):
+        if (member is None or member.__callback__ is None) and not _weakly(element):
             self._data.discard(self._strong(element))
 
     def remove(self, element: _K) -> None:

@@ -70,6 +70,12 @@ class WeakValueMap(WeakIdMap[_K, _V]):
         else:
             self._data[key] = value
 
+    def setdefault(self, key: _K, default: Any = None) -> Any:
+        value = self.get(key, _MISSING)
+        if value is _MISSING:
+            self[key] = value = default
+        return value
+
     def pop(self, key: _K, *default: Any) -> Any:
         value = self._value(self._data.pop(key, _MISSING))
         if value is _MISSING and not default:
