@@ -34,7 +34,7 @@ from flake8_weakglobals.syntax.qualified_names import Names
 from flake8_weakglobals.syntax.scopes import Scopes
 
 from .references import References, chain_top, imported_names, references, references_to
-from .swapped_tensors import SWAP_WORDS, swap_site
+from .replaced_tensors import REPLACEMENT_WORDS, replacement_site
 
 #: Methods of ``WeakIdMap`` / ``WeakIdSet`` that behave as the dict's and set's do, and of the weak caches
 #: as ``lru_cache``'s do.
@@ -69,9 +69,9 @@ def _outside_reason(
     """The first reason another module of the project gives to leave the container alone, or the uses
     found there (one proof line each)."""
     if TENSOR in finding.holds or PARAMETER in finding.holds:
-        swapped = _swapped(path, context)
-        if swapped is not None:
-            return swapped, ()
+        replaced = _replaced(path, context)
+        if replaced is not None:
+            return replaced, ()
     if context is None:
         return None, ()  # a script outside any package: nothing can import it by name
     qualified = f"{context.name}.{finding.name}"
@@ -125,9 +125,10 @@ def _outside_reason(
     return filled, tuple(dict.fromkeys((*callers, *uses))) if filled is None else ()
 
 
-def _swapped(path: Path, context: Optional[ModuleContext]) -> Optional[str]:
-    """Where the project (or a script outside any, itself) swaps tensors, which the weak references the
-    fix gives each tensor it holds would make raise (``swapped_tensors.py``)."""
+def _replaced(path: Path, context: Optional[ModuleContext]) -> Optional[str]:
+    """Where the project (or a script outside any, itself) has torch swap tensors, which the weak references
+    the fix gives each tensor it holds would make raise, or recompute a module's weight, which then only
+    the container would keep (``replaced_tensors.py``)."""
     if context is None:
         try:
             files: Optional[dict[Path, str]] = {path: path.read_text(encoding="utf-8")}
@@ -139,15 +140,12 @@ def _swapped(path: Path, context: Optional[ModuleContext]) -> Optional[str]:
         files = _texts(scope)
     if files is None:
         return None  # too large to scan: refused for that reason already
-    candidates = [other for other in files if any(word in files[other] for word in SWAP_WORDS)] if context is None else _mentioning(scope, SWAP_WORDS)
+    candidates = list(files) if context is None else _mentioning(scope, REPLACEMENT_WORDS)
     for other in candidates:
         tree = _parsed(files[other])
-        site = swap_site(tree, imported_names(tree)) if tree is not None else None
+        site = replacement_site(tree, imported_names(tree)) if tree is not None else None
         if site is not None:
-            return (
-                f"`{_shown(other)}` line {site[0]} {site[1]}: torch swaps a tensor only while nothing refers to it "
-                "weakly, and the fix would refer weakly to each tensor it holds"
-            )
+            return f"`{_shown(other)}` line {site[0]} {site[1]}"
     return None
 
 
