@@ -78,8 +78,12 @@ in practice, the process).
   `RuntimeError: Boolean value of Tensor with more than one value is ambiguous` (a one-element tensor
   "works"; a NaN scalar silently misses). Module keys are fine there (identity `__eq__`) and never reported.
 - **Example**: `grads = weakref.WeakKeyDictionary()` with `grads[tensor] = ...`.
-- **Fix**: `StrictWeakIdMap()` / `StrictWeakIdSet()` (also for instance attributes, where this trap is
-  common): `WeakIdMap` / `WeakIdSet` that keep the weak container's other promises.
+- **Fix**: an unsafe fix, made only by `python -m fixes.apply --unsafe-fixes`: `StrictWeakIdMap()` /
+  `StrictWeakIdSet()` (also for instance attributes, where this trap is common), `WeakIdMap` / `WeakIdSet`
+  that keep the weak container's other promises. It is unsafe because it changes lookups exactly where it
+  is wanted: a key with more than one element, whose lookup raised, is found, and so is a NaN scalar, which
+  the original never found. A loss scaler that relied on the miss to leave a NaN loss's gradients alone
+  unscales them after the fix; no analysis can show that no key is ever NaN.
 - **Fix safety**: lookups stop raising; membership is by identity, which is what a tensor key means. As
   before, a key that cannot be weakly referenced raises `TypeError` (`in` says False) and `deepcopy` shares
   the keys (a module deep-copied for an EMA shadow keeps tracking the caller's tensors). Refused when the
