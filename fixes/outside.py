@@ -129,19 +129,22 @@ def _replaced(path: Path, context: Optional[ModuleContext]) -> Optional[str]:
     """Where the project (or a script outside any, itself) has torch swap tensors, which the weak references
     the fix gives each tensor it holds would make raise, or recompute a module's weight, which then only
     the container would keep (``replaced_tensors.py``)."""
-    if context is None:
+    return _replaced_in(path, script=True) if context is None else _replaced_in(_importers_scope(context), script=False)
+
+
+@functools.lru_cache(maxsize=64)
+def _replaced_in(scope: Path, script: bool) -> Optional[str]:
+    """``_replaced`` for a whole project, or one script: asked once per run, whatever the containers."""
+    if script:
         try:
-            files: Optional[dict[Path, str]] = {path: path.read_text(encoding="utf-8")}
+            files: Optional[dict[Path, str]] = {scope: scope.read_text(encoding="utf-8")}
         except (OSError, UnicodeDecodeError):
             return None  # the file's own check reported it
-        scope = path
     else:
-        scope = _importers_scope(context)
         files = _texts(scope)
     if files is None:
         return None  # too large to scan: refused for that reason already
-    candidates = list(files) if context is None else _mentioning(scope, REPLACEMENT_WORDS)
-    for other in candidates:
+    for other in list(files) if script else _mentioning(scope, REPLACEMENT_WORDS):
         tree = _parsed(files[other])
         site = replacement_site(tree, imported_names(tree)) if tree is not None else None
         if site is not None:
