@@ -111,8 +111,7 @@ class WeakIdMap(MutableMapping[_K, _V]):
             if key is not None:
                 yield _revived(key), entry.value
 
-    def _plain(self) -> dict:
-        """The container the program had (a dict, or a ``defaultdict``) with the live entries."""
+    def _plain(self) -> dict:  # the container the program had (a dict, or a ``defaultdict``) with the live entries
         return dict(self._live()) if self.default_factory is None else defaultdict(self.default_factory, self._live())
 
     def __delitem__(self, key: _K) -> None:
@@ -145,14 +144,16 @@ class WeakIdMap(MutableMapping[_K, _V]):
         return cls((key, value) for key in keys)
 
     def setdefault(self, key: _K, default: Any = None) -> Any:  # one step, as a dict's under the GIL
+        found = self._data.get(id(key))
+        if found is not None and found.__callback__ is not None:
+            return found.value
         if not _weakly(key):
             return self._data.setdefault(self._strong_slot(key), default)
         entry = _Entry(key, self._remove)
         entry.key_id, entry.value = id(key), default
-        found = self._data.setdefault(entry.key_id, entry)  # of threads storing one key, the first wins
-        if found.__callback__ is None:  # a dead entry under a recycled id: the new key takes its place
-            self._data[entry.key_id] = found = entry
-        return found.value
+        if found is not None:
+            self._data.pop(entry.key_id, None)  # a dead entry under a recycled id: the new key goes to the end
+        return self._data.setdefault(entry.key_id, entry).value  # of threads storing one key, all get the first's
 
     def pop(self, key: _K, *default: Any) -> Any:
         entry = self._data.pop(id(key), None)  # one step: of threads popping one key, one gets its value
@@ -249,8 +250,7 @@ class _Values(_View, ValuesView):
 class _Items(_View, ItemsView):
     _name, _part = "items", operator.itemgetter(0, 1)
 
-    def __contains__(self, item: object) -> bool:
-        """``(key, value) in items()`` never calls ``default_factory`` for a missing key."""
+    def __contains__(self, item: object) -> bool:  # never calls ``default_factory`` for a missing key
         key, value = item  # type: ignore[misc]
         mine = self._mapping.get(key, _MISSING)
         return mine is not _MISSING and (mine is value or mine == value)
