@@ -144,8 +144,10 @@ def _replaced_in(scope: Path, script: bool) -> Optional[str]:
         files = _texts(scope)
     if files is None:
         return None  # too large to scan: refused for that reason already
-    for other in list(files) if script else _mentioning(scope, REPLACEMENT_WORDS):
-        tree = _parsed(files[other])
+    for other, text in files.items():  # in listed order, stopping at the first site: most projects have none
+        if not any(word in text and _whole_word(word).search(text) for word in REPLACEMENT_WORDS):
+            continue
+        tree = _parsed(text)
         site = replacement_site(tree, imported_names(tree)) if tree is not None else None
         if site is not None:
             return f"`{_shown(other)}` line {site[0]} {site[1]}"
@@ -710,12 +712,14 @@ def _texts(scope: Path) -> Optional[dict[Path, str]]:
     texts: dict[Path, str] = {}
     for directory, subdirectories, files in os.walk(scope):
         subdirectories[:] = sorted(d for d in subdirectories if d not in SKIPPED_DIRECTORIES and not d.startswith("."))
+        real_directory = os.path.realpath(directory)  # once per directory: each component costs a system call
         for name in sorted(files):
             if not name.endswith(".py") and ("." in name or not is_python_script(Path(directory) / name)):
                 continue
             if len(texts) >= _MAX_FILES:
                 return None
-            candidate = Path(os.path.realpath(Path(directory) / name))
+            joined = os.path.join(real_directory, name)
+            candidate = Path(os.path.realpath(joined) if os.path.islink(joined) else joined)
             if not candidate.is_file():
                 continue  # a FIFO would block the read forever; a dangling link has nothing to read
             try:
@@ -736,8 +740,14 @@ def _spelling(scope: Path, word: str) -> dict[Path, None]:
     one substring search per file and word asked, memoised for the run. A run asks a few words (three over
     torch's 2,285 files, besides the by-name words), so an index of every word of every file, which took
     2.5 s over torch, costs more than it saves."""
-    whole_word = re.compile(rf"{re.escape(word)}(?!\w)(?<!\w{re.escape(word)})")  # a literal first: the fast search
+    whole_word = _whole_word(word)
     return dict.fromkeys(path for path, text in (_texts(scope) or {}).items() if word in text and whole_word.search(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _whole_word(word: str) -> re.Pattern[str]:
+    """The identifier ``word`` as a whole word, searched for its literal first (the fast search)."""
+    return re.compile(rf"{re.escape(word)}(?!\w)(?<!\w{re.escape(word)})")
 
 
 def _mentioning(scope: Path, words: Iterable[str]) -> Iterator[Path]:
