@@ -256,7 +256,7 @@ class Evidence:
                 if method in self.survey.unbound_methods or not parameters or not Mentions.within(named, method):
                     continue
                 receiver = parameters[0].arg
-                for node in ast.walk(method):
+                for node in self.scopes.index_parts(method, functools.partial(Mentions.within, named)):
                     if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                         if any(_is_attribute_of(target, receiver, attribute) for target in targets):

@@ -88,10 +88,17 @@ class UseClassifier:
     ``dict.get``) is a blocker: the fix cannot see what happens to the container after it escapes.
     """
 
-    def __init__(self, scopes: Scopes, survey: Survey, calls_of: Callable[[str], list[ast.Call]]) -> None:
+    def __init__(
+        self,
+        scopes: Scopes,
+        survey: Survey,
+        calls_of: Callable[[str], list[ast.Call]],
+        mentions_of: Callable[[str, bool], list[ast.expr]],
+    ) -> None:
         self.scopes = scopes
         self.survey = survey
         self.calls_of = calls_of  # ``Evidence.calls_of``: the calls of a module-level name, found through its mentions
+        self.mentions_of = mentions_of  # ``Evidence.mentions_of``: the reads of a name, or of an attribute of any object
         self.slots = SlotResolver(scopes, survey)
         self.uses: dict[Slot, SlotUses] = {}
         self.passing = Passing(scopes, survey, self.slots, weakref.WeakMethod(self._classify))  # no cycle: see ``survey``
@@ -180,11 +187,15 @@ class UseClassifier:
             self._at_exit = set()
             uses_atexit = any(alias.name == "atexit" for node in self.scopes.module.body if isinstance(node, (ast.Import, ast.ImportFrom))
                               for alias in ([ast.alias(node.module or "")] if isinstance(node, ast.ImportFrom) else node.names))
-            for node in ast.walk(self.scopes.module) if uses_atexit else ():
-                if isinstance(node, FUNCTIONS) and any(self.survey.names.qualify(d) == "atexit.register" for d in node.decorator_list):
-                    self._at_exit.add(node.name)
-                elif isinstance(node, ast.Call) and self.survey.names.qualify(node.func) == "atexit.register" and node.args:
-                    self._at_exit.add(text(node.args[0]))
+            registers = [*self.mentions_of("register"), *self.mentions_of("register", True)] if uses_atexit else []
+            for register in registers:  # as a decorator, or called
+                if self.survey.names.qualify(register) != "atexit.register":
+                    continue
+                parent = self.scopes.parent(register)
+                if isinstance(parent, FUNCTIONS) and register in parent.decorator_list:
+                    self._at_exit.add(parent.name)
+                elif isinstance(parent, ast.Call) and parent.func is register and parent.args:
+                    self._at_exit.add(text(parent.args[0]))
         return getattr(function, "name", None) in self._at_exit
 
     def _drained_by_its_filler(self, reference: ast.expr) -> Optional[FunctionNode]:

@@ -41,7 +41,7 @@ def analyze(
         return sorted(findings, key=lambda finding: (finding.line, finding.col, finding.code))
     collected = collect(tree, source, survey, scopes)
     evidence = Evidence(scopes, survey, vocabulary, _hooks(collected.hook_calls, scopes, survey), source)
-    classifier = UseClassifier(scopes, survey, evidence.calls_of)
+    classifier = UseClassifier(scopes, survey, evidence.calls_of, evidence.mentions_of)
     for reference in collected.references:
         classifier.add(reference)
     judge = ContainerJudge(survey, evidence)
