@@ -18,6 +18,7 @@ from flake8_weakglobals import __version__
 from flake8_weakglobals.frontends.config import RUNTIME_MODES, add_arguments, command_settings, entry_point
 from flake8_weakglobals.frontends.parallel import interrupts_held, ordered_results
 from flake8_weakglobals.frontends.terminal import Progress, command_line, exit_after, paint
+from flake8_weakglobals.index.import_order import importers_first
 from flake8_weakglobals.source import parse_once
 from flake8_weakglobals.source.python_files import python_files
 
@@ -72,7 +73,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         files = list(python_files(arguments.paths, settings.exclude))
         report.begin(len(files))
-        for result in ordered_results(process, files, settings, arguments.jobs or os.cpu_count() or 1, parse_once.batch):
+        for result in ordered_results(process, files, settings, arguments.jobs or os.cpu_count() or 1, parse_once.batch, importers_first):
             report.add(result)
     except KeyboardInterrupt:
         report.stopped("interrupted")

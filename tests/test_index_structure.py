@@ -89,3 +89,29 @@ def test_a_project_twice_as_large_costs_twice_as_much(tmp_path: Path) -> None:
     # container for every module that spells the function's name (500 such modules took 10 minutes)
     for measure in ("visits", "parses", "summaries", "indexes", "name_lookups"):
         assert twice[measure] <= 2.2 * once[measure], f"{measure}: {once[measure]:,} for 6 packages, {twice[measure]:,} for 12"
+
+
+CHAIN = {
+    "__init__.py": "",
+    "a_blocks.py": "from torch import nn\n\n\nclass Block(nn.Module):\n    pass\n",
+    "b_layers.py": "from pkg.a_blocks import Block\n\n\nclass Layer(Block):\n    pass\n",
+    "c_model.py": (
+        "import torch\n\nfrom pkg.b_layers import Layer\n\nseen = {}  # noqa: WG001\n\n\n"
+        "def add(layer: Layer) -> None:\n    seen[layer] = torch.ones(1)\n"
+    ),
+}
+
+
+def test_a_module_imported_by_one_that_sorts_after_it_is_parsed_once(tmp_path: Path) -> None:
+    """``c_model`` asks about ``Layer`` (``b_layers``), whose base ``Block`` is in ``a_blocks``: in path
+    order each of those two was checked, and its tree dropped, before the question came, so the index
+    parsed it again. A run checks importers first (``import_order``): the index's parse is the one the
+    check then uses."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'chain'\n")
+    for name, text in CHAIN.items():
+        (package / name).write_text(text)
+    counts = counted(package)
+    assert counts["summaries"] >= 2, counts  # the questions were asked
+    assert counts["most_parses_of_one_text"] == 1, counts

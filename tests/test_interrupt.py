@@ -43,7 +43,7 @@ NAME = "m{:03}_" + "x" * 200 + ".py"
 HANG = 120  # seconds: only a guard against a hang, never a claim about speed
 #: The file that ``held_worker`` holds a worker on: in the middle of the run, never in its first chunk.
 HELD = FILES // 2
-USES_A_SIBLING = PINNING.replace("from torch import nn\n", "from torch import nn\n\nfrom pkg.blocks import Block\n") + (
+USES_A_SIBLING = PINNING.replace("from torch import nn\n", "from torch import nn\n\nfrom pkg.z_blocks import Block\n") + (
     "\n\ndef add_block(block: Block) -> None:\n    names[block] = 2\n"
 )
 
@@ -260,8 +260,10 @@ def _has_open(pid: int, path: Path) -> bool:
 def held_worker(root: Path, sources: dict[Path, str]) -> Iterator[HeldWorker]:
     """Makes file HELD of the package use a class of a sibling module, whose summary the index then reads
     from its cache, and turns that cache entry into a FIFO: the worker that checks file HELD waits on it
-    for as long as the FIFO has a writer and no data. No other file of the package reads the cache."""
-    (root / "pkg" / "blocks.py").write_text("from torch import nn\n\n\nclass Block(nn.Module):\n    pass\n")
+    for as long as the FIFO has a writer and no data. No other file of the package reads the cache. A run
+    checks importers first (``import_order``): the sibling sorts after file HELD, so that file HELD keeps
+    its place in the middle of the run."""
+    (root / "pkg" / "z_blocks.py").write_text("from torch import nn\n\n\nclass Block(nn.Module):\n    pass\n")
     held = sorted(sources)[HELD]
     held.write_text(USES_A_SIBLING)
     sources[held] = USES_A_SIBLING
@@ -272,7 +274,7 @@ def held_worker(root: Path, sources: dict[Path, str]) -> Iterator[HeldWorker]:
         env={**os.environ, **environment},
     )
     assert warm.returncode == 1 and warm.stderr == "", warm.stderr
-    (entry,) = [path for path in cache.glob("*.json") if json.loads(path.read_text())["path"] == str(root / "pkg" / "blocks.py")]
+    (entry,) = [path for path in cache.glob("*.json") if json.loads(path.read_text())["path"] == str(root / "pkg" / "z_blocks.py")]
     entry.unlink()
     os.mkfifo(entry)
     holder = HeldWorker(environment, entry)
@@ -299,7 +301,7 @@ def test_a_worker_in_the_middle_of_a_file_finishes_it_before_an_interrupted_run_
             stderr = run.finish()
     assert (run.process.returncode, stderr) == (130, "interrupted\n")
     assert stat.S_ISREG(held.fifo.stat().st_mode), "the worker died of the signal: the FIFO is still there"
-    assert json.loads(held.fifo.read_text())["path"] == str(tmp_path / "pkg" / "blocks.py")
+    assert json.loads(held.fifo.read_text())["path"] == str(tmp_path / "pkg" / "z_blocks.py")
 
 
 def test_a_worker_killed_mid_run_stops_the_run_with_every_file_old_or_new(tmp_path: Path) -> None:

@@ -107,6 +107,30 @@ def test_items_a_batch_names_are_done_early_once_and_yielded_in_order() -> None:
     assert CALLS[:7] == [0, -100, 3, 1, -101, 2, -102]
 
 
+def reversed_order(items: Sequence[int]) -> list[int]:
+    return list(range(len(items)))[::-1]
+
+
+def test_work_done_in_another_order_is_still_yielded_in_order() -> None:
+    """``order`` decides when each item is done (the run checks importers first), never the order of the
+    results: the last item is done first, and nothing is yielded before the first item is done."""
+    CALLS.clear()
+    items = list(range(20))
+    results = []
+    for result in ordered_results(record, items, 100, 1, None, reversed_order):
+        results.append(result)
+        CALLS.append(-result)
+    assert results == [item + 100 for item in items]
+    assert CALLS == [*reversed(items), *(-100 - item for item in items)]
+
+
+def test_a_pool_does_the_work_in_the_order_given_and_yields_in_order(tmp_path: Path) -> None:
+    items = list(range(40))
+    log = tmp_path / "calls"
+    assert list(ordered_results(logged, items, log, 2, named_batch, reversed_order)) == [item + 100 for item in items]
+    assert sorted(map(int, log.read_text().split())) == items, "every item done exactly once"
+
+
 def logged(item: int, log: Path) -> int:
     """Appends the item to ``log`` (one short line per write, so lines from two processes never mix)."""
     with log.open("a") as handle:

@@ -21,6 +21,7 @@ from typing import Iterator, Optional, Sequence, TextIO
 from .. import __version__
 from ..rules.codes import RULES
 from ..rules.docs import DOCS, explanation
+from ..index.import_order import importers_first
 from ..source import parse_once
 from ..source.python_files import SourceError, decode_source, excluded_stdin, python_files
 from .check_one_file import CheckedFile, check_file, check_source
@@ -88,7 +89,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         else:
             files = list(python_files(arguments.paths, settings.exclude))
             progress = Progress(len(files))
-            reports = ordered_results(lint_file, files, job, arguments.jobs or os.cpu_count() or 1, parse_once.batch)
+            reports = ordered_results(lint_file, files, job, arguments.jobs or os.cpu_count() or 1, parse_once.batch, importers_first)
         for report in reports:
             summary.add(report)
             progress.update(summary.checked)

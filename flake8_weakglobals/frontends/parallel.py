@@ -12,7 +12,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import repeat
-from typing import Any, Callable, ContextManager, Iterator, Optional, Protocol, Sequence, TypeVar
+from typing import Any, Callable, ContextManager, Generic, Iterator, Optional, Protocol, Sequence, TypeVar
 
 Item = TypeVar("Item")
 Argument = TypeVar("Argument")
@@ -38,23 +38,30 @@ def ordered_results(
     argument: Argument,
     jobs: int,
     batch: Optional[BatchOpener] = None,
+    order: Optional[Callable[[Sequence[Item]], Sequence[int]]] = None,
 ) -> Iterator[Result]:
-    """``work(item, argument)`` for each item, in order, as soon as each is ready: in-process for one job or
-    few items, else from a process pool in chunks (``work``, its data and ``batch`` must pickle). Each
-    process opens ``batch`` over its items, and after each item does the ones it names next first (results
-    still come in order). Stopping early (an interrupt) cancels the items not yet started; a worker that
-    dies raises ``BrokenProcessPool`` after the others are killed."""
+    """``work(item, argument)`` for each item, yielded in the order of ``items`` as soon as each can be: in
+    process for one job or few items, else from a process pool in chunks (``work``, its data and ``batch``
+    must pickle). The work is done in the order ``order`` gives (positions of ``items``), else in order;
+    results done ahead of their turn wait for it. Each process opens ``batch`` over its items, and after
+    each item does the ones it names next first. Stopping early (an interrupt) cancels the items not yet
+    started, and drops the results still waiting; a worker that dies raises ``BrokenProcessPool`` after the
+    others are killed."""
+    sequence = list(order(items)) if order is not None and len(items) > 1 else list(range(len(items)))
     if jobs <= 1 or len(items) < POOL_THRESHOLD:
-        yield from _batch_results(work, items, argument, batch)
+        yield from _batch_results(work, items, argument, batch, sequence)
         return
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_setup, initargs=(os.getpid(),))
     try:
         size = max(1, min(64, len(items) // (jobs * 8)))
-        chunks = [items[start : start + size] for start in range(0, len(items), size)]
+        chunks = [sequence[start : start + size] for start in range(0, len(items), size)]
         with interrupts_held():  # workers are forked here; none may die of Ctrl-C before it ignores it
-            outcomes = pool.map(_chunk_results, chunks, repeat((work, argument, batch)))
-        for results in outcomes:
-            yield from results
+            outcomes = pool.map(_chunk_results, [[items[position] for position in chunk] for chunk in chunks], repeat((work, argument, batch)))
+        turns: _Turns[Result] = _Turns()
+        for chunk, results in zip(chunks, outcomes):
+            for position, result in zip(chunk, results):
+                turns.add(position, result)
+            yield from turns.ready()
     except BrokenProcessPool:
         _kill_workers(pool)
         raise
@@ -63,32 +70,74 @@ def ordered_results(
 
 
 def _chunk_results(chunk: Sequence[Item], job: tuple[Callable[[Item, Argument], Result], Argument, Optional[BatchOpener]]) -> list[Result]:
-    return list(_batch_results(job[0], chunk, job[1], job[2]))
+    return list(_batch_results(job[0], chunk, job[1], job[2], list(range(len(chunk)))))
 
 
 def _batch_results(
-    work: Callable[[Item, Argument], Result], items: Sequence[Item], argument: Argument, batch: Optional[BatchOpener]
+    work: Callable[[Item, Argument], Result],
+    items: Sequence[Item],
+    argument: Argument,
+    batch: Optional[BatchOpener],
+    sequence: list[int],
 ) -> Iterator[Result]:
-    if batch is None:
-        yield from (work(item, argument) for item in items)
-        return
-    with batch(items) as opened:
+    """The items' results in order, the work done in ``sequence`` order and, after each item, the ones the
+    batch names next. A result is yielded as soon as its turn comes, before any other item is done, so
+    that what the caller does with it (the codemod writes the file) happens as early as it can."""
+    with (batch or _NoBatch)(items) as opened:
         first_position: dict[Item, int] = {}
         for position, item in enumerate(items):
             first_position.setdefault(item, position)
-        results: dict[int, Result] = {}
-        emitted = 0
-        for position, item in enumerate(items):
-            if position >= emitted and position not in results:  # else done early, maybe yielded already
-                results[position] = work(item, argument)
-                opened.done(item)
-            while emitted in results:  # first, so that what the caller does with a result (the codemod
-                yield results.pop(emitted)  # writes the file) happens before any later file is done
-                emitted += 1
+        turns: _Turns[Result] = _Turns()
+        for position in sequence:
+            if position not in turns:  # else done early, maybe yielded already
+                turns.add(position, work(items[position], argument))
+                opened.done(items[position])
+            yield from turns.ready()
             for early in _drain(opened):
-                if first_position[early] >= emitted and first_position[early] not in results:
-                    results[first_position[early]] = work(early, argument)
+                if first_position[early] not in turns:
+                    turns.add(first_position[early], work(early, argument))
                 opened.done(early)
+
+
+class _Turns(Generic[Result]):
+    """Results by position, handed out in the order of their positions as soon as each one's turn comes."""
+
+    def __init__(self) -> None:
+        self._waiting: dict[int, Result] = {}
+        self._done: set[int] = set()
+        self._next = 0
+
+    def __contains__(self, position: int) -> bool:
+        return position in self._done
+
+    def add(self, position: int, result: Result) -> None:
+        self._done.add(position)
+        self._waiting[position] = result
+
+    def ready(self) -> Iterator[Result]:
+        while self._next in self._waiting:
+            result = self._waiting.pop(self._next)
+            self._next += 1
+            yield result
+
+
+class _NoBatch:
+    """The batch of a caller that opens none: it never names an item to do next."""
+
+    def __init__(self, items: Sequence[Any]) -> None:
+        pass
+
+    def __enter__(self) -> _NoBatch:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        pass
+
+    def next_up(self) -> Sequence[Any]:
+        return ()
+
+    def done(self, item: Any) -> None:
+        pass
 
 
 def _drain(opened: Batch) -> Iterator[Any]:
