@@ -74,7 +74,6 @@ def _outside_reason(
             return replaced, ()
     if context is None:
         return None, ()  # a script outside any package: nothing can import it by name
-    qualified = f"{context.name}.{finding.name}"
     scope = _importers_scope(context)
     files = _texts(scope)
     if files is None:

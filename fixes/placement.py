@@ -19,7 +19,7 @@ from flake8_weakglobals.index.project import context_for
 from flake8_weakglobals.syntax.qualified_names import is_our_runtime
 from flake8_weakglobals.syntax.scopes import first_line
 
-from .inline import BlockEdit, find_block, plan_block
+from .inline import BlockEdit, find_block
 from .lines import newline_of
 from .vendor import VENDORED_MODULE, RuntimeLocation, existing_location, runtime_location
 
@@ -35,6 +35,8 @@ def place(path: Path, tree: ast.Module, lines: Sequence[str], needed: Iterable[s
     if existing is not None:
         return existing_location(path, existing.module or "")
     if mode == "inline" or find_block(lines) is not None:
+        from .inline_code import plan_block  # libcst loads only for a module that is fixed
+
         return plan_block(lines, needed, runtime_position(tree, first_edit), first_edit, newline_of(lines), _star_names_of(path))
     return runtime_location(path, mode)
 

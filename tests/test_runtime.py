@@ -1006,7 +1006,8 @@ def test_every_inline_block_is_stdlib_only_python39_private_pyflakes_clean_and_r
     from pyflakes.api import check
     from pyflakes.reporter import Reporter
 
-    from fixes.inline import END, find_block, inline_code
+    from fixes.inline import END, find_block
+    from fixes.inline_code import inline_code
 
     code = inline_code(names)
     tree = ast.parse(code.text, feature_version=(3, 9))
@@ -1036,7 +1037,7 @@ def _bound_names(node: ast.stmt) -> list[str]:
 
 
 def test_an_inline_map_frees_a_dropped_key_as_the_modules_own_code(tmp_path: Path) -> None:
-    from fixes.inline import inline_code
+    from fixes.inline_code import inline_code
 
     code = inline_code(["WeakIdMap"])
     script = "class K: pass\nk = K(); m = _WeakIdMap({k: 1}); del k\nimport gc; gc.collect(); print(len(m), type(m).__module__)\n"
@@ -1047,7 +1048,7 @@ def test_an_inline_map_frees_a_dropped_key_as_the_modules_own_code(tmp_path: Pat
 
 def test_a_map_only_fix_adds_at_most_300_lines_vendored_or_inline() -> None:
     """The size a reviewer reads (the issue's target: 355 vendored before it, 48 in DeepSpeed's own fix)."""
-    from fixes.inline import inline_code
+    from fixes.inline_code import inline_code
     from fixes.vendor import vendored_text
 
     assert vendored_text(["maps"]).count("\n") <= 300
@@ -1056,7 +1057,7 @@ def test_a_map_only_fix_adds_at_most_300_lines_vendored_or_inline() -> None:
 
 def test_the_codemod_pages_size_table_is_what_the_code_measures() -> None:
     """docs/codemod.md's table of inline and vendored sizes, row by row, counted again from the code."""
-    from fixes.inline import inline_code
+    from fixes.inline_code import inline_code
     from fixes.parts import part_names, parts_for
     from fixes.vendor import vendored_text
 

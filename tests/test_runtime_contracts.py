@@ -34,7 +34,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from torch import nn
 
 import flake8_weakglobals.runtime as installed
-from fixes.inline import inline_code
+from fixes.inline_code import inline_code
 from fixes.vendor import vendored_text
 
 #: The same runs on every machine and every run: derandomized, no example database to replay from, and no
