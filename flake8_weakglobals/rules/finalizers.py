@@ -49,6 +49,8 @@ def judge_finalizers(
     """WG009 for every ``weakref.finalize``/``weakref.ref`` call of the module that holds its own object,
     when that object is (or holds) a module or tensor: an executor or a process group kept until exit is
     what an at-exit hook is for, and pins nothing of the framework's."""
+    if "weakref" not in source and "import *" not in source:
+        return []  # neither imported nor maybe brought by a star import: no call can resolve to one
     mentions = Mentions(source)
     lines = mentions.words(["finalize", "ref"], then=r"\s*\(")
     if not lines:
