@@ -46,6 +46,7 @@ from flake8_weakglobals.rules.analyze_module import analyze
 from flake8_weakglobals.frontends.config import Settings
 from flake8_weakglobals.frontends.command import Job, lint_file
 from flake8_weakglobals.frontends.parallel import ordered_results
+from flake8_weakglobals.index.import_order import importers_first
 from flake8_weakglobals.analysis.framework_types import Vocabulary, may_mention_framework
 
 VOCABULARY = Vocabulary()
@@ -67,7 +68,7 @@ def a_pass(paths: list[Path], indexed: Optional[bool], tuned: bool = False) -> f
                 ast.parse(path.read_bytes())
     else:
         with contextlib.nullcontext() if indexed else mock.patch.object(checking, "context_for", lambda path: None):
-            for _ in ordered_results(lint_file, paths, JOB, 1, parse_once.batch):
+            for _ in ordered_results(lint_file, paths, JOB, 1, parse_once.batch, importers_first):
                 pass
     return time.process_time() - start
 
