@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
 from flake8_weakglobals.analysis.evidence import argument_at
-from flake8_weakglobals.analysis.framework_types import PARAMETER, TENSOR, Vocabulary
+from flake8_weakglobals.analysis.framework_types import MODULE, PARAMETER, TENSOR, Vocabulary
 from flake8_weakglobals.analysis.owners import Owners, Premise, owners_in
 from flake8_weakglobals.analysis.passed_to_calls import READING_CALLS
 from flake8_weakglobals.index.project import INSTALLED_ROOTS, ModuleContext, context_for, is_python_script
@@ -34,7 +34,7 @@ from flake8_weakglobals.syntax.qualified_names import Names
 from flake8_weakglobals.syntax.scopes import Scopes
 
 from .references import References, chain_top, imported_names, references, references_to
-from .replaced_tensors import REPLACEMENT_WORDS, replacement_site
+from .replaced_tensors import REPLACEMENT_WORDS, replacement_sites
 
 #: Methods of ``WeakIdMap`` / ``WeakIdSet`` that behave as the dict's and set's do, and of the weak caches
 #: as ``lru_cache``'s do.
@@ -68,10 +68,10 @@ def _outside_reason(
 ) -> tuple[Optional[str], tuple[str, ...]]:
     """The first reason another module of the project gives to leave the container alone, or the uses
     found there (one proof line each)."""
-    if TENSOR in finding.holds or PARAMETER in finding.holds:
-        replaced = _replaced(path, context)
-        if replaced is not None:
-            return replaced, ()
+    replaced = _replaced(path, context)
+    for kind in sorted(finding.holds):
+        if kind in replaced:
+            return replaced[kind], ()
     if context is None:
         return None, ()  # a script outside any package: nothing can import it by name
     scope = _importers_scope(context)
@@ -124,33 +124,37 @@ def _outside_reason(
     return filled, tuple(dict.fromkeys((*callers, *uses))) if filled is None else ()
 
 
-def _replaced(path: Path, context: Optional[ModuleContext]) -> Optional[str]:
+def _replaced(path: Path, context: Optional[ModuleContext]) -> dict[str, str]:
     """Where the project (or a script outside any, itself) has torch swap tensors, which the weak references
-    the fix gives each tensor it holds would make raise, or recompute a module's weight, which then only
-    the container would keep (``replaced_tensors.py``)."""
+    the fix gives each tensor it holds would make raise, recompute a module's weight, or replace modules or
+    parameters in place, which then only the container would keep (``replaced_tensors.py``): the first
+    such place for each kind of object."""
     return _replaced_in(path, script=True) if context is None else _replaced_in(_importers_scope(context), script=False)
 
 
 @functools.lru_cache(maxsize=64)
-def _replaced_in(scope: Path, script: bool) -> Optional[str]:
+def _replaced_in(scope: Path, script: bool) -> dict[str, str]:
     """``_replaced`` for a whole project, or one script: asked once per run, whatever the containers."""
     if script:
         try:
             files: Optional[dict[Path, str]] = {scope: scope.read_text(encoding="utf-8")}
         except (OSError, UnicodeDecodeError):
-            return None  # the file's own check reported it
+            return {}  # the file's own check reported it
     else:
         files = _texts(scope)
-    if files is None:
-        return None  # too large to scan: refused for that reason already
-    for other, text in files.items():  # in listed order, stopping at the first site: most projects have none
+    found: dict[str, str] = {}
+    for other, text in (files or {}).items():  # too large to scan: refused for that reason already
+        if len(found) == len(_REPLACED_KINDS):
+            break  # in listed order, stopping once each kind has its first place
         if not any(word in text and _whole_word(word).search(text) for word in REPLACEMENT_WORDS):
             continue
         tree = _parsed(text)
-        site = replacement_site(tree, imported_names(tree)) if tree is not None else None
-        if site is not None:
-            return f"`{_shown(other)}` line {site[0]} {site[1]}"
-    return None
+        for kind, (line, what) in (replacement_sites(tree, imported_names(tree)) if tree is not None else {}).items():
+            found.setdefault(kind, f"`{_shown(other)}` line {line} {what}")
+    return found
+
+
+_REPLACED_KINDS = frozenset({TENSOR, PARAMETER, MODULE})
 
 
 def _module_as_a_value(path: Path, text: str, modules: set[str]) -> Optional[str]:

@@ -8,12 +8,19 @@ from typing import Optional
 import pytest
 
 from fixes.references import imported_names
-from fixes.replaced_tensors import REPLACEMENT_WORDS, replacement_site
+from fixes.replaced_tensors import REPLACEMENT_WORDS, replacement_sites
+from flake8_weakglobals.analysis.framework_types import MODULE, PARAMETER, TENSOR
 
 
 def site(source: str) -> Optional[tuple[int, str]]:
+    """The first place, of any kind."""
     tree = ast.parse(source)
-    return replacement_site(tree, imported_names(tree))
+    return min(replacement_sites(tree, imported_names(tree)).values(), default=None)
+
+
+def kinds(source: str) -> set[str]:
+    tree = ast.parse(source)
+    return set(replacement_sites(tree, imported_names(tree)))
 
 
 @pytest.mark.parametrize(
@@ -29,6 +36,11 @@ def site(source: str) -> Optional[tuple[int, str]]:
         ("from torch.nn.utils import parametrizations\nparametrizations.weight_norm(layer)\n", 1, "recomputes a module's weight"),
         ("import torch.nn.utils.prune as prune\nprune.l1_unstructured(m, 'weight', 0.5)\n", 1, "`torch.nn.utils.prune`"),
         ("from torch.nn.utils import weight_norm\n", 1, "`torch.nn.utils.weight_norm`"),
+        ("import torch\ntorch.__future__.set_overwrite_module_params_on_conversion(True)\n", 2, "conversions make new parameters"),
+        ("def load(model, state):\n    model.load_state_dict(state, assign=True)\n", 2, "`load_state_dict(..., assign=True)`"),
+        ("from torch.ao.quantization import fuse_modules\nfuse_modules(m, [['0', '1']], inplace=True)\n", 2,
+         "calls `torch.ao.quantization.fuse_modules` in place"),
+        ("import torch\ntorch.quantization.quantize_dynamic(m, {torch.nn.Linear}, inplace=flag)\n", 2, "puts new modules where"),
     ],
 )
 def test_each_route_by_which_torch_swaps_is_found(source: str, line: int, says: str) -> None:
@@ -45,8 +57,20 @@ def test_each_route_by_which_torch_swaps_is_found(source: str, line: int, says: 
         "from torch.distributed.fsdp import FullyShardedDataParallel\n",  # FSDP1 keeps plain parameters
         "import torchaudio\n",
         "def prune(tree):\n    return tree\n\nprune(weight_norm)\n",  # names of the program's own
+        "from torch.ao.quantization import fuse_modules\nfused = fuse_modules(m, [['0', '1']], inplace=False)\n",  # a copy
+        "from torch import nn\nact = nn.ReLU(inplace=True)\n",  # in place on a tensor, not on a model
+        "def load(model, state):\n    model.load_state_dict(state, strict=False, assign=False)\n",
+        "def prepare(model, inplace=True):\n    return model\n\nprepare(m, inplace=True)\n",  # the program's own prepare
     ],
 )
 def test_names_that_only_look_like_a_swap_are_not_one(source: str) -> None:
     assert site(source) is None
 
+
+
+def test_each_route_refuses_the_kinds_of_object_it_replaces() -> None:
+    """Modules replaced in place refuse containers of modules; swaps, recomputed weights and replaced
+    parameters refuse containers of tensors and parameters, not of modules."""
+    assert kinds("from torch.ao.quantization import convert\nconvert(m, inplace=True)\n") == {MODULE}
+    assert kinds("def load(model, state):\n    model.load_state_dict(state, assign=True)\n") == {TENSOR, PARAMETER}
+    assert kinds("import torch\ntorch.utils.swap_tensors(a, b)\n") == {TENSOR, PARAMETER}
