@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
 from flake8_weakglobals.analysis.evidence import argument_at
-from flake8_weakglobals.analysis.framework_types import MODULE, PARAMETER, TENSOR, Vocabulary
+from flake8_weakglobals.analysis.framework_types import Vocabulary
 from flake8_weakglobals.analysis.owners import Owners, Premise, owners_in
 from flake8_weakglobals.analysis.passed_to_calls import READING_CALLS
 from flake8_weakglobals.index.project import INSTALLED_ROOTS, ModuleContext, context_for, is_python_script
@@ -34,7 +34,7 @@ from flake8_weakglobals.syntax.qualified_names import Names
 from flake8_weakglobals.syntax.scopes import Scopes
 
 from .references import References, chain_top, imported_names, references, references_to
-from .replaced_tensors import REPLACEMENT_WORDS, replacement_sites
+from .replaced_tensors import REPLACEMENT_SPELLINGS, replacement_sites
 
 #: Methods of ``WeakIdMap`` / ``WeakIdSet`` that behave as the dict's and set's do, and of the weak caches
 #: as ``lru_cache``'s do.
@@ -144,17 +144,16 @@ def _replaced_in(scope: Path, script: bool) -> dict[str, str]:
         files = _texts(scope)
     found: dict[str, str] = {}
     for other, text in (files or {}).items():  # too large to scan: refused for that reason already
-        if len(found) == len(_REPLACED_KINDS):
-            break  # in listed order, stopping once each kind has its first place
-        if not any(word in text and _whole_word(word).search(text) for word in REPLACEMENT_WORDS):
+        # in listed order, each kind's first place: only the spellings of kinds without one yet are looked for
+        wanted = [words for words, kinds in REPLACEMENT_SPELLINGS.items() if not kinds <= found.keys()]
+        if not wanted:
+            break
+        if not any(all(word in text and _whole_word(word).search(text) for word in words) for words in wanted):
             continue
         tree = _parsed(text)
         for kind, (line, what) in (replacement_sites(tree, imported_names(tree)) if tree is not None else {}).items():
             found.setdefault(kind, f"`{_shown(other)}` line {line} {what}")
     return found
-
-
-_REPLACED_KINDS = frozenset({TENSOR, PARAMETER, MODULE})
 
 
 def _module_as_a_value(path: Path, text: str, modules: set[str]) -> Optional[str]:

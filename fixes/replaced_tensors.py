@@ -23,8 +23,8 @@ A fix that holds tensors, parameters or modules weakly rests on things torch can
 
 Only a direct swap reaches any tensor; the other routes replace a module's parameters. They still refuse
 the fix of any container of tensors: a parameter read as ``module.weight`` is often annotated, and so
-known, as a plain tensor. A module can do any of these only by spelling one of ``REPLACEMENT_WORDS``, so only modules that spell one
-are parsed; the names they use are then resolved through their imports (``swap_tensors`` as an attribute
+known, as a plain tensor. A module can do any of these only by spelling the words of one of
+``REPLACEMENT_SPELLINGS``, so only modules that spell them are parsed; the names they use are then resolved through their imports (``swap_tensors`` as an attribute
 of a module's own object is no swap).
 """
 from __future__ import annotations
@@ -69,13 +69,17 @@ _REPLACING_MODULES = frozenset(
     for function in ("fuse_modules", "fuse_modules_qat", "quantize", "quantize_dynamic", "quantize_qat", "prepare", "prepare_qat", "convert")
 )
 _OVERWRITE_ON_CONVERSION = "torch.__future__.set_overwrite_module_params_on_conversion"
-#: What a module must spell to do any of the above.
-REPLACEMENT_WORDS = frozenset(
-    {"swap_tensors", "set_swap_module_params_on_conversion", _WRAPPER_DEFINITION, "torchao", "fully_shard", "DTensor",
-     "distribute_tensor", "distribute_module", "parallelize_module", "parametrize", "parametrizations",
-     "register_parametrization", "prune", "weight_norm", "spectral_norm", "inplace", "assign",
-     "set_overwrite_module_params_on_conversion"}
-)
+#: What a module must spell to do any of the above, and to which kinds of object: every word of one of
+#: these (``inplace`` alone is everywhere, ``nn.ReLU(inplace=True)``; a transform of torch's quantization is
+#: imported from a module whose name spells ``quantization``).
+REPLACEMENT_SPELLINGS: dict[tuple[str, ...], frozenset[str]] = {
+    **{(word,): frozenset({TENSOR, PARAMETER}) for word in (
+        "swap_tensors", "set_swap_module_params_on_conversion", _WRAPPER_DEFINITION, "torchao", "fully_shard", "DTensor",
+        "distribute_tensor", "distribute_module", "parallelize_module", "parametrize", "parametrizations",
+        "register_parametrization", "prune", "weight_norm", "spectral_norm", "set_overwrite_module_params_on_conversion")},
+    ("load_state_dict", "assign"): frozenset({TENSOR, PARAMETER}),
+    ("quantization", "inplace"): frozenset({MODULE}),
+}
 
 
 def replacement_sites(tree: ast.Module, names: Names) -> dict[str, tuple[int, str]]:
