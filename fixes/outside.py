@@ -68,10 +68,10 @@ def _outside_reason(
 ) -> tuple[Optional[str], tuple[str, ...]]:
     """The first reason another module of the project gives to leave the container alone, or the uses
     found there (one proof line each)."""
-    replaced = _replaced(path, context)
     for kind in sorted(finding.holds):
-        if kind in replaced:
-            return replaced[kind], ()
+        replaced = _replaced(path, context, kind)
+        if replaced is not None:
+            return replaced, ()
     if context is None:
         return None, ()  # a script outside any package: nothing can import it by name
     scope = _importers_scope(context)
@@ -124,36 +124,40 @@ def _outside_reason(
     return filled, tuple(dict.fromkeys((*callers, *uses))) if filled is None else ()
 
 
-def _replaced(path: Path, context: Optional[ModuleContext]) -> dict[str, str]:
+def _replaced(path: Path, context: Optional[ModuleContext], kind: str) -> Optional[str]:
     """Where the project (or a script outside any, itself) has torch swap tensors, which the weak references
     the fix gives each tensor it holds would make raise, recompute a module's weight, or replace modules or
-    parameters in place, which then only the container would keep (``replaced_tensors.py``): the first
-    such place for each kind of object."""
-    return _replaced_in(path, script=True) if context is None else _replaced_in(_importers_scope(context), script=False)
+    parameters in place, which then only the container would keep (``replaced_tensors.py``): the first such
+    place for objects of ``kind``, looked for only when a fix holds that kind."""
+    group = next((kinds for kinds in REPLACEMENT_SPELLINGS.values() if kind in kinds), None)
+    if group is None:
+        return None  # an extra type of the user's: torch replaces none
+    if context is None:
+        return _replaced_in(path, True, group)
+    return _replaced_in(_importers_scope(context), False, group)
 
 
 @functools.lru_cache(maxsize=64)
-def _replaced_in(scope: Path, script: bool) -> dict[str, str]:
-    """``_replaced`` for a whole project, or one script: asked once per run, whatever the containers."""
+def _replaced_in(scope: Path, script: bool, kinds: frozenset[str]) -> Optional[str]:
+    """``_replaced`` for a whole project, or one script, and the kinds that the same routes replace (tensors
+    and parameters; modules): asked once per run and kinds, whatever the containers."""
     if script:
         try:
             files: Optional[dict[Path, str]] = {scope: scope.read_text(encoding="utf-8")}
         except (OSError, UnicodeDecodeError):
-            return {}  # the file's own check reported it
+            return None  # the file's own check reported it
     else:
         files = _texts(scope)
-    found: dict[str, str] = {}
-    for other, text in (files or {}).items():  # too large to scan: refused for that reason already
-        # in listed order, each kind's first place: only the spellings of kinds without one yet are looked for
-        wanted = [words for words, kinds in REPLACEMENT_SPELLINGS.items() if not kinds <= found.keys()]
-        if not wanted:
-            break
-        if not any(all(word in text and _whole_word(word).search(text) for word in words) for words in wanted):
+    spellings = [words for words, replaced in REPLACEMENT_SPELLINGS.items() if replaced == kinds]
+    for other, text in (files or {}).items():  # in listed order; too large to scan: refused for that reason already
+        if not any(all(word in text and _whole_word(word).search(text) for word in words) for words in spellings):
             continue
         tree = _parsed(text)
-        for kind, (line, what) in (replacement_sites(tree, imported_names(tree)) if tree is not None else {}).items():
-            found.setdefault(kind, f"`{_shown(other)}` line {line} {what}")
-    return found
+        sites = replacement_sites(tree, imported_names(tree)) if tree is not None else {}
+        site = min((sites[kind] for kind in kinds if kind in sites), default=None)
+        if site is not None:
+            return f"`{_shown(other)}` line {site[0]} {site[1]}"
+    return None
 
 
 def _module_as_a_value(path: Path, text: str, modules: set[str]) -> Optional[str]:
