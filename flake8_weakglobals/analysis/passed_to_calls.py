@@ -144,6 +144,11 @@ class Passing:
             uses.blockers.append((line, f"{self.where()}it is passed to `{text(callee)}()`, which may need a plain container"))
             return
         function, skipped = target
+        dispatcher = next((name for decorator in function.decorator_list if (name := self.survey.names.qualify(decorator)) in _DISPATCHERS), None)
+        if dispatcher is not None:
+            uses.blockers.append((line, f"{self.where()}it is passed to `{text(callee)}()`, a `{dispatcher}` function, which picks "
+                                        "what runs by its argument's type, and the replacement is not the built-in type"))
+            return
         parameter = _receiving_parameter(call, node, function, skipped)
         if parameter is None:
             uses.blockers.append((line, f"{self.where()}it is passed to `{text(callee)}()` in a way the fix cannot follow"))
@@ -224,6 +229,10 @@ class Passing:
             return ""
         function, parameter = self.following[-1]
         return f"in `{function.name}()`, where it is `{parameter}`, "  # type: ignore[attr-defined]
+
+
+#: Decorators that make a function choose its implementation by its first argument's type.
+_DISPATCHERS = frozenset({"functools.singledispatch", "functools.singledispatchmethod"})
 
 
 def _string_format(callee: ast.Attribute) -> bool:
