@@ -29,7 +29,7 @@ from flake8_weakglobals.rules.container_fix import HOLDER_SAFE_CALLS, LIST_API, 
 from flake8_weakglobals.rules.findings import Finding
 from flake8_weakglobals.source.python_files import SKIPPED_DIRECTORIES
 from flake8_weakglobals.syntax.container_expressions import Member
-from flake8_weakglobals.syntax.mentions import Mentions
+from flake8_weakglobals.syntax.mentions import STAR_IMPORT, Mentions
 from flake8_weakglobals.syntax.qualified_names import Names
 from flake8_weakglobals.syntax.scopes import Scopes
 
@@ -40,7 +40,6 @@ from .replaced_tensors import REPLACEMENT_SPELLINGS, replacement_sites
 #: as ``lru_cache``'s do.
 _RUNTIME_METHODS = MAP_API | SET_API | LIST_API | {"cache_info", "cache_clear", "cache_parameters"}
 _KEY_FREE_CALLS = frozenset({"builtins.len", "builtins.bool", "builtins.print", "builtins.repr", "builtins.str"})
-_STAR_IMPORT = re.compile(r"\bimport\s+\*")
 _MAX_FILES = 20_000  # a bigger project is not scanned: every fix there is refused rather than guessed
 
 
@@ -195,7 +194,7 @@ def _exported_as(scope: Path, files: dict[Path, str], module: str, name: str) ->
         for other in _mentioning(scope, {source_name, module_word} if starred else {source_name}):
             if not _spells(scope, other, module_word):
                 continue  # ``from .names import X`` spells the module it imports from
-            if not _spells(scope, other, source_name) and not _STAR_IMPORT.search(files[other]):
+            if not _spells(scope, other, source_name) and not STAR_IMPORT.search(files[other]):
                 continue
             tree = _parsed(files[other])
             other_context = context_for(other)

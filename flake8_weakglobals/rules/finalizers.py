@@ -13,7 +13,7 @@ import ast
 from typing import Callable, Optional
 
 from ..analysis.evidence import text
-from ..syntax.mentions import Mentions
+from ..syntax.mentions import STAR_IMPORT, Mentions
 from ..analysis.survey import Survey
 from ..syntax.scopes import FUNCTIONS, Scopes, function_parameters
 from .findings import Evidence as Proof, Finding
@@ -49,7 +49,7 @@ def judge_finalizers(
     """WG009 for every ``weakref.finalize``/``weakref.ref`` call of the module that holds its own object,
     when that object is (or holds) a module or tensor: an executor or a process group kept until exit is
     what an at-exit hook is for, and pins nothing of the framework's."""
-    if "weakref" not in source and "import *" not in source:
+    if "weakref" not in source and not STAR_IMPORT.search(source):
         return []  # neither imported nor maybe brought by a star import: no call can resolve to one
     mentions = Mentions(source)
     lines = mentions.words(["finalize", "ref"], then=r"\s*\(")

@@ -16,6 +16,7 @@ from typing import Iterable, Optional
 from .scopes import first_line
 
 _NEWLINES = re.compile(r"\r\n?|\n")  # the tokenizer's line ends (``str.splitlines`` also splits on form feeds)
+STAR_IMPORT = re.compile(r"\bimport\s+\*")  # ``from m import *``, however it is spaced
 
 
 def line_starts(source: str) -> list[int]:
