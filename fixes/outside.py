@@ -19,6 +19,7 @@ import warnings
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
+from flake8_weakglobals.analysis.call_routes import handing_decorator, strings_naming
 from flake8_weakglobals.analysis.evidence import argument_at
 from flake8_weakglobals.analysis.framework_types import Vocabulary
 from flake8_weakglobals.analysis.owners import Owners, Premise, owners_in
@@ -584,7 +585,15 @@ def _premise_broken(
             if owner_class:  # a method: its calls, whatever the receiver, in a module that imports that one
                 if not any(name.startswith(module) for name in found.by_name) and other_context.name != module:  # type: ignore[union-attr]
                     continue
-                calls = [call for _, attribute in found.attributes.get(method, []) if isinstance(call := found.parents.get(attribute), ast.Call) and call.func is attribute]
+                for _, attribute in found.attributes.get(method, []):
+                    call = found.parents.get(attribute)
+                    if isinstance(call, ast.Call) and call.func is attribute:
+                        calls.append(call)
+                    elif isinstance(attribute.ctx, ast.Load):  # ``add = registry.add``, ``map(registry.add, ...)``
+                        return f"`{_shown(other)}` line {attribute.lineno} hands `{premise.callee}`, which fills it, to other code as a value", shown
+            named = _strings_naming(tree, premise.builds or premise.position is None).get(method)  # type: ignore[arg-type]
+            if named is not None:  # a class by its import path only: ``"Engine"`` alone is a label
+                return f"`{_shown(other)}` line {named} names `{premise.callee}`, which fills it, in a string: a route by which it is called with what the fix cannot see", shown
             else:
                 for name in exported:
                     for _, reference in references_to(found, name):
@@ -595,7 +604,10 @@ def _premise_broken(
                         if isinstance(user, ast.Call) and user.func is top:
                             calls.append(user)
                         elif isinstance(user, ast.ClassDef) and top in user.bases:  # its instances are the subclass's
-                            pending.append((other_context.name, Premise(user.name, None)))  # type: ignore[union-attr]
+                            decorator = handing_decorator(user, found.names)
+                            if decorator is not None:
+                                return f"`{_shown(other)}` line {decorator.lineno} hands `{user.name}`, a subclass of `{method}`, to `@{ast.unparse(decorator)[:40]}`, which may build it", shown
+                            pending.append((other_context.name, Premise(user.name, None, builds=True)))  # type: ignore[union-attr]
                         elif (
                             not isinstance(user, (ast.Import, ast.ImportFrom, ast.Compare)) and isinstance(reference.ctx, ast.Load)
                             and not _type_checked(user, top, found) and not _in_annotation(top, found.parents)
@@ -618,6 +630,12 @@ def _premise_broken(
                 shown.append(f"owner, {_shown(other)}:{call.lineno}: `{ast.unparse(argument)[:50]}` passed to `{premise.callee}` is {owner.why}")
                 pending.extend((other_context.name, further) for further in owner.premises)  # type: ignore[union-attr]
     return None, shown
+
+
+@functools.lru_cache(maxsize=64)
+def _strings_naming(tree: ast.Module, paths_only: bool) -> dict[str, int]:
+    """The names a module's strings spell (``call_routes.strings_naming``), once per tree for the run."""
+    return strings_naming(tree, paths_only)
 
 
 _NAMESPACE_READS = frozenset({"builtins.vars", "inspect.getmembers", "inspect.getmembers_static"})

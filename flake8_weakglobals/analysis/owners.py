@@ -13,7 +13,12 @@ this module turns the burden around and accepts a fill only where an owner is *s
 - a parameter of a module-level function or of a method, where every call of it in this module passes
   something owned (calls in other modules are checked by the codemod, which sees them), or where nothing
   in the module calls it: then its callers keep what they pass, as a caller keeps the model it hands to
-  an API;
+  an API. That holds only if calls are the one route to it: a function handed to a decorator, handed out
+  as a value, or named by a string (``call_routes.py``) has callers nobody sees, and no owner shown;
+- ``self`` where every instance is built by a call the proof sees and keeps: of the class, of a subclass
+  here, or of a factory of the class (``cls(...)``, ``type(self)(...)``) whose callers keep what it
+  returns. A class handed to a decorator or out as a value, and a copy that ``__setstate__`` registers,
+  are built where nobody sees;
 - the module a hook is registered on, for a module hook's first argument;
 - objects held by equality (constants, strings, numbers): the runtime holds them as the dict did.
 
@@ -26,16 +31,17 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Optional
+from typing import Iterator, Optional
 
 from ..index.project import ModuleContext
 from ..index.summaries import defines_value_equality
 from ..syntax.container_expressions import Member
 from ..syntax.scopes import COMPREHENSIONS, FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters
+from .call_routes import handing_decorator, strings_naming
 from .evidence import Evidence, argument_at, text
 from .framework_types import ITERATION_METHODS, MODULE, MODULE_HOOK_REGISTRARS, Vocabulary
 from .imported_kinds import Imported
-from .survey import Survey, survey_module
+from .survey import ClassInfo, Survey, survey_module
 
 _MAX_STEPS = 8
 #: Methods of a module that keep the module or tensor they are given: ``model.add_module(name, Block())``.
@@ -47,6 +53,11 @@ _KEEPING_CONSTRUCTORS = frozenset({
 })
 #: Methods that return a part of their receiver, never a new object.
 _PART_METHODS = frozenset({"get_submodule", "get_parameter", "get_buffer"})
+_RETURNED = "returned to the caller"
+#: Methods that run on an instance ``copy`` or ``pickle`` makes, which no call of the class builds.
+_COPY_PROTOCOL = frozenset({"__setstate__", "__copy__", "__deepcopy__", "__reduce__", "__reduce_ex__"})
+#: Calls that name a class without handing it on: a type check, ``super(Block, self)``.
+_CLASS_CHECKS = frozenset({"builtins.isinstance", "builtins.issubclass", "builtins.super"})
 #: Builtins whose result is a number or a string: held by equality, as the dict held it.
 _VALUE_BUILTINS = frozenset(f"builtins.{name}" for name in "str int float bool len repr format hash round abs".split())
 
@@ -61,6 +72,7 @@ class Premise:
     callee: str
     position: Optional[int]
     parameter: str = ""
+    builds: bool = False  # ``callee`` is a class: a string naming it is a label unless it is an import path
 
 
 @dataclass(frozen=True)
@@ -88,6 +100,7 @@ class Owners:
         self._premises: list[Premise] = []  # gathered while one fill's owner is shown
         self._container = ""  # the module global being filled: what is taken from it was owned when put there
         self._globals: Optional[frozenset[str]] = None
+        self._strings: dict[bool, dict[str, int]] = {}  # by ``paths_only``
 
     def of_member(self, member: Member, line: int, container: str = "") -> Owner:
         """The owner of what one fill stores weakly: the object, or each thing an iterable it is extended
@@ -324,7 +337,7 @@ class Owners:
         owner_class = self.survey.method_owner.get(function)
         bound = owner_class is not None and function not in self.survey.unbound_methods
         if owner_class is not None and position == 0 and (bound or function in self.survey.class_methods):
-            return self._of_self(owner_class.name, name)
+            return self._of_self(owner_class, function, name)  # type: ignore[arg-type]
         hook = self.evidence.hooks.get(function)
         if hook is not None and hook.registrar.startswith("register_module_"):
             return _missing(
@@ -353,15 +366,108 @@ class Owners:
         """A module-level function, or a method of one of this module's classes."""
         return isinstance(function, FUNCTIONS) and (self.scopes.parent(function) is self.scopes.module or function in self.survey.method_owner)
 
-    def _of_self(self, class_name: str, name: str) -> Owner:
+    def _of_self(self, owner_class: ClassInfo, method: FunctionNode, name: str) -> Owner:
         """``self``: kept by whoever made the instance, where this module shows each instance it makes kept
-        (``kept_where_built``); other modules' constructions are the codemod's to check."""
-        for call in self.evidence.calls_of(class_name):
+        (``kept_where_built``): by calling the class or a subclass, or by the class's own factories
+        (``cls(...)``, ``type(self)(...)``) and their callers. Other modules' constructions are the codemod's
+        to check. Instances made by a route no call names (``copy``, ``pickle``, a decorator or a table
+        the class is handed to, a string naming it) have no owner shown."""
+        class_name = owner_class.name
+        if method.name in _COPY_PROTOCOL:
+            return _missing(f"`{name}` in `{class_name}.{method.name}` is an instance that `copy` or `pickle` makes, which no call the fix can see keeps")
+        route = self._class_route(owner_class)
+        if route is not None:
+            return _missing(f"`{name}` is an instance of `{class_name}`, which {route}, so who builds it and keeps it is not known")
+        for builder in self._builders(owner_class):
+            for call in self.evidence.calls_of(builder.name):
+                kept = self.kept_where_built(call)
+                if not kept.shown:
+                    return _missing(f"`{name}` is an instance of `{class_name}` that line {call.lineno} builds: {kept.why}")
+            self._premises.append(Premise(builder.name, None, builds=True))
+        for factory, call in self._factories(owner_class):
             kept = self.kept_where_built(call)
             if not kept.shown:
-                return _missing(f"`{name}` is an instance of `{class_name}` that line {call.lineno} builds: {kept.why}")
-        self._premises.append(Premise(class_name, None))
+                return _missing(f"`{name}` is an instance of `{class_name}` that `{factory}` builds at line {call.lineno}: {kept.why}")
+            if kept.why != _RETURNED:
+                continue
+            method_name = factory.rpartition(".")[2]
+            for made in self.evidence.calls_of(method_name, method=True):
+                kept = self.kept_where_built(made)
+                if not kept.shown:
+                    return _missing(f"`{name}` is an instance of `{class_name}` that `{factory}`, called at line {made.lineno}, returns: {kept.why}")
+            self._premises.append(Premise(factory, None))
         return Owner(True, f"`{name}`, kept by whoever builds the `{class_name}`")
+
+    def _builders(self, owner_class: ClassInfo) -> list[ClassInfo]:
+        """The class and this module's subclasses of it: a call of any of them builds an instance."""
+        return [info for info in self.survey.classes.values() if owner_class.name in {a.name for a in self.survey.lineage(info)}]
+
+    def _factories(self, owner_class: ClassInfo) -> Iterator[tuple[str, ast.Call]]:
+        """The calls in the methods of the class and of its local bases that build an instance of whatever
+        class they run for: ``cls(...)`` in a class method, ``type(self)(...)``, ``self.__class__(...)``;
+        each with ``Class.method`` that makes it."""
+        for info in self.survey.lineage(owner_class):
+            for method in info.methods.values():
+                parameters = function_parameters(method)
+                receiver = parameters[0].arg if parameters and method in self.survey.class_methods else None
+                for node in ast.walk(method):
+                    if isinstance(node, ast.Call) and _builds_own_class(node.func, receiver, self.survey):
+                        yield f"{info.name}.{method.name}", node
+
+    def _class_route(self, owner_class: ClassInfo) -> Optional[str]:
+        """How this module hands the class (or a class it derives from) to code that may build it by a
+        route no call names: a decorator, a string naming it, or the class passed or stored as a value
+        (``MODELS = {"gpt": GPT}``, ``build(GPT)``)."""
+        for info in self.survey.lineage(owner_class):
+            decorator = handing_decorator(info.node, self.survey.names)
+            if decorator is not None:
+                return f"is handed to `@{text(decorator)}` (line {decorator.lineno})"
+            simple = info.name.rpartition(".")[2]
+            named = self._named_by_strings(paths_only=True).get(simple)  # ``"Block"`` alone is a label
+            if named is not None:
+                return f"is named by an import path at line {named}, by which it can be looked up and built"
+            for mention in self.evidence.mentions_of(simple):
+                if self._class_handed_out(mention):
+                    return f"is handed on as a value at line {mention.lineno}"
+        return None
+
+    def _class_handed_out(self, node: ast.expr) -> bool:
+        """``node``, a class's name, is a value code can call later: an argument (not of a type check), an
+        element of a display, a dict's value, or what is bound, returned or yielded."""
+        parent = self.scopes.parent(node)
+        while isinstance(parent, (ast.Tuple, ast.List, ast.Set, ast.Starred)):
+            node, parent = parent, self.scopes.parent(parent)
+        if isinstance(parent, ast.Call):
+            return parent.func is not node and (self.survey.names.qualify(parent.func) or "") not in _CLASS_CHECKS
+        if isinstance(parent, ast.keyword):
+            return True
+        if isinstance(parent, ast.Dict):
+            return node in parent.values
+        if isinstance(parent, (ast.Assign, ast.AnnAssign, ast.NamedExpr, ast.Return, ast.Yield)):
+            return parent.value is node
+        return isinstance(node, (ast.Tuple, ast.List, ast.Set))  # a display of classes, used some other way
+
+    def _function_route(self, function: FunctionNode) -> Optional[str]:
+        """How ``function`` is reached other than by a call naming it: a decorator it is handed to, a
+        string naming it (``getattr(registry, "add")``, a config's import path), or, for a method, its
+        class handed to a decorator."""
+        decorator = handing_decorator(function, self.survey.names)
+        if decorator is not None:
+            return f"is handed to `@{text(decorator)}` (line {decorator.lineno}), which may call it"
+        named = self._named_by_strings().get(function.name)
+        if named is not None:
+            return f"is named by a string at line {named}, by which it can be looked up and called"
+        owner_class = self.survey.method_owner.get(function)
+        for info in self.survey.lineage(owner_class) if owner_class is not None else ():
+            decorator = handing_decorator(info.node, self.survey.names)
+            if decorator is not None:
+                return f"is a method of `{info.name}`, which is handed to `@{text(decorator)}` (line {decorator.lineno})"
+        return None
+
+    def _named_by_strings(self, paths_only: bool = False) -> dict[str, int]:
+        if paths_only not in self._strings:
+            self._strings[paths_only] = strings_naming(self.scopes.module, paths_only)
+        return self._strings[paths_only]
 
     def kept_where_built(self, call: ast.Call) -> Owner:
         """Whether what ``call`` builds is kept where it is built: bound to a name that owns it, stored on an
@@ -371,8 +477,11 @@ class Owners:
         (``Probe(tag)(h)``, ``min(Net(w) for w in widths)``, ``train(Experiment(...))``), it is not shown kept."""
         child: ast.AST = call
         parent = self.scopes.parent(call)
-        while isinstance(parent, (ast.List, ast.Tuple, ast.Set, ast.Starred)) or (isinstance(parent, ast.ListComp) and parent.elt is child):
-            child, parent = parent, self.scopes.parent(parent)  # an element of a display or a list comprehension
+        while (
+            isinstance(parent, (ast.List, ast.Tuple, ast.Set, ast.Starred)) or (isinstance(parent, ast.ListComp) and parent.elt is child)
+            or (isinstance(parent, ast.GeneratorExp) and parent.elt is child and isinstance(self.scopes.parent(parent), (ast.Call, ast.Starred)))
+        ):  # an element of a display or a list comprehension, or of a generator handed to a call (checked below)
+            child, parent = parent, self.scopes.parent(parent)
         if (
             isinstance(parent, ast.Call) and child in parent.args and isinstance(parent.func, ast.Attribute)
             and parent.func.attr in _MODULE_KEEPING_METHODS
@@ -384,7 +493,7 @@ class Owners:
             if getattr(built, "kind", None) == MODULE or self.survey.names.qualify(parent.func) in _KEEPING_CONSTRUCTORS:
                 return self.kept_where_built(parent)
         if isinstance(parent, (ast.Return, ast.Yield)):
-            return Owner(True, "returned to the caller")
+            return Owner(True, _RETURNED)
         if isinstance(parent, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and parent.value is child:
             targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
             if any(isinstance(target, (ast.Attribute, ast.Subscript)) for target in targets):
@@ -469,8 +578,11 @@ class Owners:
         """A parameter: owned where every call in this module passes something owned (``model.apply(f)``
         passes each module of ``model``), or, where this module never calls the function nor hands it out
         as a value, by the callers elsewhere, which the codemod checks."""
+        route = self._function_route(function)
+        if route is not None:
+            return _missing(f"`{name}` is a parameter of `{function.name}`: `{function.name}` {route}, so what is passed for `{name}` is not known")
         method = function in self.survey.method_owner
-        self._premises.append(Premise(self._callee(function), position, name))
+        self._premises.append(Premise(self._callee(function), position, name, builds=function.name == "__init__"))
         applied: list[tuple[int, ast.expr]] = []
         for node in self.evidence.mentions_of(function.name, attribute=method):
             parent = self.scopes.parent(node)
@@ -510,6 +622,15 @@ def _applied_over(node: ast.expr, parent: Optional[ast.AST]) -> Optional[ast.exp
     if isinstance(parent, ast.Call) and parent.args[:1] == [node] and isinstance(parent.func, ast.Attribute):
         return parent.func.value if parent.func.attr == "apply" else None
     return None
+
+
+def _builds_own_class(callee: ast.expr, receiver: Optional[str], survey: Survey) -> bool:
+    """``cls`` of a class method (``receiver``), ``type(x)``, ``x.__class__``: the class a method runs for."""
+    if isinstance(callee, ast.Name):
+        return callee.id == receiver
+    if isinstance(callee, ast.Attribute):
+        return callee.attr == "__class__"
+    return isinstance(callee, ast.Call) and len(callee.args) == 1 and survey.names.qualify(callee.func) == "builtins.type"
 
 
 def _slots_without_weakref(cls: ast.ClassDef) -> bool:

@@ -25,7 +25,7 @@ from ..syntax.container_expressions import Constructor, ContainerType, Member, r
 from ..syntax.qualified_names import Names, is_our_runtime
 from ..syntax.scopes import function_parameters
 from .findings import Edit, EditKind, Span
-from .value_fix import ValueFixSafety
+from .value_fix import ValueFixSafety, stored_values
 
 MAP_API = frozenset(
     "get setdefault pop popitem update clear keys values items copy fromkeys default_factory".split()
@@ -138,7 +138,7 @@ class FixSafety:
                 if lines:
                     return reason.format(line=lines[0])
         if code == "WG008":
-            return self.values.why_not(uses, containers, held) or self._runtime_name_taken(runtime)
+            return self.values.why_not(uses, containers, held) or self._unowned(stored_values(held), _global_name(uses)) or self._runtime_name_taken(runtime)
         owned = next((h for h in held if h.object is not None and h.object.owned and code != "WG004"), None)
         if owned is not None:
             return (
@@ -175,8 +175,9 @@ class FixSafety:
     def owners_proof(self, uses: SlotUses, held: list[Held], code: str) -> tuple[tuple[str, ...], tuple[Premise, ...]]:
         """What keeps each object the fix will hold weakly, a line per fill (for ``--diff``), and what that
         takes on trust from callers in other modules (for the codemod to check there)."""
-        if code in ("WG004", "WG008"):  # already weak; a value map's values are checked by ``ValueFixSafety``
+        if code == "WG004":  # already weak
             return (), ()
+        held = stored_values(held) if code == "WG008" else held  # a value map holds its values weakly
         owners = [(h, self.owners.of_member(h.fill.member, h.fill.line, _global_name(uses))) for h in held]
         lines = tuple(dict.fromkeys(f"owner, line {h.fill.line}: `{text(h.fill.member.expr)}` is {owner.why}" for h, owner in owners))
         return lines, tuple(dict.fromkeys(premise for _, owner in owners for premise in owner.premises))

@@ -44,6 +44,15 @@ _MEMBER_WALKS = frozenset(ITERATION_METHODS) | {"items", "values", "named_buffer
 _WRAPPING_ITERATORS = frozenset({"enumerate", "reversed", "list", "tuple", "sorted"})
 
 
+def stored_values(held: list[Held]) -> list[Held]:
+    """Each fill of a value map as the value it stores (``X[name] = layer``: ``layer``), the object a weak
+    value map holds weakly."""
+    return [
+        dataclasses.replace(h, fill=dataclasses.replace(h.fill, member=Member(h.fill.member.value, "item")))
+        for h in held if h.fill.member.value is not None
+    ]
+
+
 class ValueFixSafety:
     """The check for one module's value maps."""
 
@@ -59,7 +68,6 @@ class ValueFixSafety:
                 f"it is a defaultdict (line {defaulted.target.lineno}): the values its factory builds would be held "
                 "by the map alone, and a weak value would drop them at once"
             )
-        values = []
         for h in held:
             member = h.fill.member
             if member.shape != "item":
@@ -80,14 +88,13 @@ class ValueFixSafety:
                     f"it stores `{text(member.value)}` (line {h.fill.line}), {built}: only the map would keep it, "
                     "and a weak value would drop it"
                 )
-            values.append(dataclasses.replace(h, fill=dataclasses.replace(h.fill, member=Member(member.value, "item"))))
             handed = self._handed_over(member.value)
             if handed is not None:
                 return f"it stores `{text(member.value)}` (line {h.fill.line}), {handed}: only the map would keep it"
             forgotten = self._instance_built_and_forgotten(uses, member.value)
             if forgotten is not None:
                 return forgotten
-        return self.sole_owner.why(values, role="it stores")
+        return self.sole_owner.why(stored_values(held), role="it stores")
 
     # --- what a value is ----------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """Class 7 (values), adversarial, across modules: this module registers an activation built in the call,
 which only the registry keeps; the registry's module cannot see it."""
-# expect: refused: calls `register`, which fills it
+# expect: refused: calls `register`, which fills it | passes `nn.GELU()` to `register`, which keeps it
 # codemod: --runtime import --unsafe-fixes
 import gc
 
