@@ -41,6 +41,7 @@ from .call_routes import handing_decorator, strings_naming
 from .evidence import Evidence, argument_at, text
 from .framework_types import ITERATION_METHODS, MODULE, MODULE_HOOK_REGISTRARS, Vocabulary
 from .imported_kinds import Imported
+from .letting_go import Release, releases_of
 from .survey import ClassInfo, Survey, survey_module
 
 _MAX_STEPS = 8
@@ -83,6 +84,8 @@ class Owner:
     shown: bool
     why: str
     premises: tuple[Premise, ...] = ()
+    #: where an owner shown lets go later in this module (``del model``, a part of it replaced)
+    releases: tuple[Release, ...] = ()
 
 
 def _missing(why: str) -> Owner:
@@ -98,6 +101,9 @@ class Owners:
         self.scopes = evidence.scopes
         self._asking: set[tuple[ast.AST, str]] = set()  # parameters being shown: a recursive call passes them on
         self._premises: list[Premise] = []  # gathered while one fill's owner is shown
+        self._releases: list[Release] = []  # likewise: where an owner shown lets go
+        self._part_depth = 0  # above zero while the owner of a part (an attribute, a module of it) is shown
+        self._released: dict[tuple[ast.AST, str, bool], list[Release]] = {}
         self._container = ""  # the module global being filled: what is taken from it was owned when put there
         self._globals: Optional[frozenset[str]] = None
         self._strings: dict[bool, dict[str, int]] = {}  # by ``paths_only``
@@ -106,9 +112,9 @@ class Owners:
         """The owner of what one fill stores weakly: the object, or each thing an iterable it is extended
         with yields (``X.extend(model.parameters())``, ``X.update(other)``: the other container's), with
         the premises the proof leaves to the codemod."""
-        self._premises, self._container = [], container
+        self._premises, self._releases, self._container = [], [], container
         owner = self._of_member(member, line)
-        return Owner(owner.shown, owner.why, tuple(dict.fromkeys(self._premises)))
+        return Owner(owner.shown, owner.why, tuple(dict.fromkeys(self._premises)), tuple(dict.fromkeys(self._releases)))
 
     def _of_member(self, member: Member, line: int) -> Owner:
         expr = member.expr
@@ -164,8 +170,23 @@ class Owners:
         return qualified is not None and self.survey.imported.compares_by_value(qualified)
 
     def _part_of(self, whole: ast.expr, what: str, line: int, steps: int) -> Owner:
-        owner = self.of(whole, line, steps + 1)
+        owner = self._of_whole(whole, line, steps + 1)
         return Owner(True, f"{what}, {owner.why}") if owner.shown else owner
+
+    def _of_whole(self, whole: ast.expr, line: int, steps: int) -> Owner:
+        """The owner of ``whole``, of which a part is held: what replaces that part lets go of it too."""
+        self._part_depth += 1
+        try:
+            return self.of(whole, line, steps)
+        finally:
+            self._part_depth -= 1
+
+    def _note_releases(self, scope: ast.AST, name: str) -> None:
+        """Where ``name``, an owner shown in ``scope``, lets go of what it owns (``releases_of``)."""
+        key = (scope, name, self._part_depth > 0)
+        if key not in self._released:
+            self._released[key] = releases_of(self.scopes, *key)
+        self._releases.extend(self._released[key])
 
     def _of_call(self, call: ast.Call, line: int, steps: int) -> Owner:
         function = call.func
@@ -231,6 +252,7 @@ class Owners:
             rebound = self._rebound(scope, name.id)
             if rebound is not None:
                 return _missing(f"`{name.id}` is a local of `{scope.name}` that {rebound}, so an earlier object loses its owner while the container is read")
+            self._note_releases(scope, name.id)
             return Owner(True, f"the local `{name.id}` of `{scope.name}`, the program's entry point, run once, whose locals live until it ends")
         if isinstance(scope, FUNCTIONS) and binding.how == "value":
             kept = self._handed_on(scope, name.id)
@@ -267,7 +289,7 @@ class Owners:
                     holds = not isinstance(value, ast.GeneratorExp)  # a generator makes each element as it is asked
                     held = self.of(iterable, line, steps + 1) if not elements.shown and holds else elements  # the list holds them
                     return held if held.shown else elements
-        owner = self.of(iterable, line, steps + 1)
+        owner = self._of_whole(iterable, line, steps + 1)
         if owner.shown and not isinstance(iterable, ast.Call):
             return Owner(True, f"an element of `{text(iterable)}`, {owner.why}")
         return owner
@@ -520,6 +542,7 @@ class Owners:
             return _missing(f"`{name}` is an imported module, which owns none of the objects this module builds")
         if binding.how == "value" and isinstance(binding.node, ast.GeneratorExp):
             return _missing(f"the module global `{name}` is a generator, which makes each object it yields and keeps none")
+        self._note_releases(self.scopes.module, name)
         return Owner(True, f"the module global `{name}`, bound once")
 
     def _declared_global(self) -> frozenset[str]:

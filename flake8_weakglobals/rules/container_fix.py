@@ -15,6 +15,7 @@ from typing import Iterable, Optional, Union
 
 from ..analysis.evidence import Evidence, Obj, text
 from ..analysis.fill_contents import Held
+from ..analysis.letting_go import Read, positional_reads, read_after
 from ..analysis.framework_types import PARAMETER, TENSOR
 from ..analysis.ownership import SoleOwner
 from ..analysis.owners import Owners, Premise
@@ -160,16 +161,33 @@ class FixSafety:
             reason = self._why_not_id_fixable(uses, held)
             if reason is not None:
                 return reason
-        unowned = self._unowned(held, _global_name(uses)) if code != "WG004" else None
+        listed = next(iter(types)) is ContainerType.SEQUENCE
+        unowned = self._unowned(held, _global_name(uses), listed) if code != "WG004" else None
         return unowned or self._runtime_name_taken(runtime)
 
-    def _unowned(self, held: list[Held], container: str) -> Optional[str]:
-        """The first fill whose object no owner is shown for (``analysis/owners.py``): a weak container
-        is right only where something else keeps each object while the container is read."""
+    def _unowned(self, held: list[Held], container: str, listed: bool = False) -> Optional[str]:
+        """The first fill whose object no owner is shown for (``analysis/owners.py``), or, for a ``listed``
+        module global, whose owner lets go of it before the list is read by position
+        (``analysis/letting_go.py``; for a container keyed by the objects a gone entry is the fix's
+        intended difference). A weak container is right only where something else keeps each object
+        while the container is read. (A class's list is not followed yet.)"""
+        reads: Optional[list[Read]] = None
         for h in held:
             owner = self.owners.of_member(h.fill.member, h.fill.line, container)
             if not owner.shown:
                 return f"no owner is shown for `{text(h.fill.member.expr)}` (line {h.fill.line}) but the container: {owner.why}"
+            if not owner.releases or not container or not listed:
+                continue
+            if reads is None:
+                reads = positional_reads(self.evidence.scopes, container, self.evidence.hooks)
+            for release in owner.releases:
+                read = read_after(self.evidence.scopes, release, reads)
+                if read is not None:
+                    return (
+                        f"`{text(h.fill.member.expr)}` (line {h.fill.line}) is {owner.why}, but line {release.line} lets go of it "
+                        f"({release.how}), and line {read.line} reads the list by position after that ({read.how}): "
+                        "a weak list closes up the gap, so that position would name another object"
+                    )
         return None
 
     def owners_proof(self, uses: SlotUses, held: list[Held], code: str) -> tuple[tuple[str, ...], tuple[Premise, ...]]:

@@ -1,7 +1,7 @@
 """Class 1 (ownership: callers, by every route): `remember` is handed to a registrar decorator, and the
 table it is filed in is called with layers built on the spot. No call names `remember`, so "its callers
 keep what they pass" has nothing to rest on: the index of layers is their only owner."""
-# expect: refused: which is handed to `@on_layer`
+# expect: refused: is handed to `@on_layer`
 import gc
 
 from torch import nn
