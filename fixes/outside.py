@@ -98,7 +98,8 @@ def _outside_reason(
             whole = _module_as_a_value(other, files[other], {name.rpartition(".")[0] for name in exported})
         if whole is not None:
             return whole, ()
-        if not _spells(scope, other, finding.name.rpartition(".")[2]) and (holder is None or not _spells(scope, other, holder.rpartition(".")[2])):
+        spelled = {name.rpartition(".")[2] for name in names}  # a re-export may rename it: ``import X as Y``
+        if not any(_spells(scope, other, word) for word in spelled) and (holder is None or not _spells(scope, other, holder.rpartition(".")[2])):
             continue
         if context_for(other) is None:
             continue

@@ -315,9 +315,18 @@ class Owners:
     def _handed_on(self, function: FunctionNode, name: str) -> Optional[str]:
         """How ``function`` keeps its local ``name`` beyond its own run: it returns it to its caller
         (``return layer``), or stores it on an object or in a global (``self.layer = layer``)."""
+        owner_class = self.survey.method_owner.get(function)
         for node in ast.walk(function):
             if isinstance(node, ast.Return) and isinstance(node.value, ast.Name) and node.value.id == name:
-                method = function in self.survey.method_owner
+                if owner_class is not None and function.name == "__new__":  # its callers build the class
+                    built = [(info, call) for info in self._builders(owner_class) for call in self.evidence.calls_of(info.name)]
+                    if any(not self.kept_where_built(call).shown for _, call in built):
+                        return None
+                    self._premises.extend(Premise(info.name, None, builds=True) for info in self._builders(owner_class))
+                    return f"returns to the code that builds a `{owner_class.name}`, which every call in this module keeps"
+                if owner_class is not None and _is_dunder(function.name):
+                    return None  # returned to ``copy``, ``pickle`` or an operator: whoever gets it is not known
+                method = owner_class is not None
                 dropped = next((c for c in self.evidence.calls_of(function.name, method=method) if isinstance(self.scopes.parent(c), ast.Expr)), None)
                 if dropped is not None:
                     return None  # ``BUILDER.build_named("gelu")`` at line N: the caller drops what it gets
@@ -407,12 +416,14 @@ class Owners:
                     return _missing(f"`{name}` is an instance of `{class_name}` that line {call.lineno} builds: {kept.why}")
             self._premises.append(Premise(builder.name, None, builds=True))
         for factory, call in self._factories(owner_class):
+            method_name = factory.rpartition(".")[2]
+            if _is_dunder(method_name) and method_name not in ("__init__", "__new__"):
+                return _missing(f"`{name}` is an instance of `{class_name}` that `{factory}` builds at line {call.lineno} for Python itself (`copy`, `pickle`, an operator), whose callers the fix cannot see")
             kept = self.kept_where_built(call)
             if not kept.shown:
                 return _missing(f"`{name}` is an instance of `{class_name}` that `{factory}` builds at line {call.lineno}: {kept.why}")
             if kept.why != _RETURNED:
                 continue
-            method_name = factory.rpartition(".")[2]
             for made in self.evidence.calls_of(method_name, method=True):
                 kept = self.kept_where_built(made)
                 if not kept.shown:
@@ -473,6 +484,8 @@ class Owners:
         """How ``function`` is reached other than by a call naming it: a decorator it is handed to, a
         string naming it (``getattr(registry, "add")``, a config's import path), or, for a method, its
         class handed to a decorator."""
+        if _called_by_protocol(function, self.survey):
+            return "is called by Python itself (by syntax such as `obj(...)` or `obj[k] = v`, or by `copy` or `pickle`), by no call that names it"
         decorator = handing_decorator(function, self.survey.names)
         if decorator is not None:
             return f"is handed to `@{text(decorator)}` (line {decorator.lineno}), which may call it"
@@ -645,6 +658,16 @@ def _applied_over(node: ast.expr, parent: Optional[ast.AST]) -> Optional[ast.exp
     if isinstance(parent, ast.Call) and parent.args[:1] == [node] and isinstance(parent.func, ast.Attribute):
         return parent.func.value if parent.func.attr == "apply" else None
     return None
+
+
+def _is_dunder(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
+def _called_by_protocol(function: FunctionNode, survey: Survey) -> bool:
+    """A method Python calls by syntax or protocol (``__call__``, ``__setitem__``, ``__setstate__``), which
+    no call names. ``__init__`` and ``__new__`` run where the class is called, which the proof follows."""
+    return function in survey.method_owner and _is_dunder(function.name) and function.name not in ("__init__", "__new__")
 
 
 def _builds_own_class(callee: ast.expr, receiver: Optional[str], survey: Survey) -> bool:
