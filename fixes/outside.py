@@ -276,6 +276,9 @@ class _ByName:
     #: argument)``; ``sweep``: it reads every attribute (``vars(m)``, ``getattr(m, n)`` for each ``n`` of
     #: ``dir(m)``), not one named by a string the program was given
     attributes: tuple[tuple[str, int, str, tuple[tuple[str, str], ...], str, bool], ...] = ()
+    #: ``(attribute, line, how)``: one attribute read with ``getattr`` by its constant name, from an object
+    #: the code finds by a route no name shows (a function's result, an item of a list)
+    blind: tuple[tuple[str, int, str], ...] = ()
 
 
 def _reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, context: ModuleContext, names: frozenset[str]) -> Optional[str]:
@@ -287,6 +290,9 @@ def _reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, cont
     attribute = finding.name.rpartition(".")[2]
     for other in _mentioning(scope, _BY_NAME_WORDS):
         found = _by_name(other, files[other])
+        blind = next(((line, how) for named, line, how in found.blind if named == attribute), None)
+        if blind is not None:
+            return f"`{_shown(other)}` line {blind[0]} {blind[1]}"
         reads = [(target, line, how, variable, sweep) for target, line, how, filters, variable, sweep in found.attributes if _passes(attribute, filters)]
         named = next(((line, how) for target, line, how, _, _ in reads if target in holders), None)
         if named is not None:
@@ -352,6 +358,7 @@ def _by_name(path: Path, text: str) -> _ByName:
     names = imported_names(tree)
     found: list[tuple[int, str, frozenset[str], bool]] = []
     attributes: list[tuple[str, int, str, tuple[tuple[str, str], ...], str, bool]] = []
+    blind: list[tuple[str, int, str]] = []
     scopes = Scopes(tree)
 
     def target(expr: ast.expr) -> str:
@@ -383,6 +390,11 @@ def _by_name(path: Path, text: str) -> _ByName:
         if isinstance(node, ast.Call):
             callee = names.qualify(node.func) or ""
             computed = len(node.args) < 2 or not isinstance(node.args[1], ast.Constant)
+            if (
+                callee == "builtins.getattr" and not computed and isinstance(node.args[1].value, str)  # type: ignore[attr-defined]
+                and not target(node.args[0]) and not variable(node.args[0]) and not _only_classes_or_modules(node, names)
+            ):  # ``getattr(load(name), "CACHE")``: one attribute, of an object no name shows
+                blind.append((node.args[1].value, node.lineno, f"reads `{node.args[1].value}` with `{ast.unparse(node)[:50]}` from an object it finds where the fix cannot see"))  # type: ignore[attr-defined]
             if callee in _ATTRIBUTES_BY_NAME and node.args and (computed or callee != "builtins.getattr") and not _only_classes_or_modules(node, names):
                 receiver = node.args[0]
                 if not (isinstance(receiver, ast.Name) and receiver.id in ("self", "cls")):
@@ -400,7 +412,7 @@ def _by_name(path: Path, text: str) -> _ByName:
             else:
                 how = f"reads an object's attributes whole as `{ast.unparse(node)[:50]}`"
                 attributes.append((target(node.value), node.lineno, how, (), variable(node.value), True))
-    return _ByName(tuple(found), tuple(attributes))
+    return _ByName(tuple(found), tuple(attributes), tuple(blind))
 
 
 _SWEEPS = frozenset({"builtins.dir", "builtins.vars", "inspect.getmembers", "inspect.getmembers_static"})
@@ -811,6 +823,17 @@ def _uses_in(
         call = found.parents.get(top)
         if isinstance(call, ast.Call) and top in call.args and found.names.qualify(call.func) not in HOLDER_SAFE_CALLS:
             yield reference.lineno, f"an argument of `{ast.unparse(call)[:60]}`, which may read the object that holds it whole", _statement(reference, found.parents)
+        elif top is reference and _bound_elsewhere(reference, found.parents):
+            yield reference.lineno, f"a value bound to another name (`{_statement(reference, found.parents)}`), whose uses are not followed", _statement(reference, found.parents)
+
+
+def _bound_elsewhere(node: ast.expr, parents: dict[ast.AST, ast.AST]) -> bool:
+    """``self.tracking = tracker.STATE``, ``return STATE``, ``[STATE]``: the object itself goes on under
+    another name, where what is done with it is not followed."""
+    parent = parents.get(node)
+    while isinstance(parent, (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.Starred)):
+        node, parent = parent, parents.get(parent)  # type: ignore[assignment]
+    return isinstance(parent, (ast.Assign, ast.AnnAssign, ast.NamedExpr, ast.Return, ast.Yield, ast.keyword)) and getattr(parent, "value", None) is node
 
 
 def _statement(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> str:
@@ -824,6 +847,8 @@ def _statement(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> str:
     return shown if len(shown) <= 80 else shown[:77] + "..."
 
 
+#: What makes a copy of the container: of the replacement, a weak container too.
+_COPYING_METHODS = frozenset({"copy", "__copy__"})
 #: What fills a map: another module's fill of a ``WeakValueMap`` may store what only the map would keep.
 _FILLING_METHODS = frozenset({"setdefault", "update", "fromkeys", "__setitem__", "__ior__", "append", "extend", "insert", "add", "__iadd__"})
 
@@ -838,6 +863,8 @@ def _unsafe(reference: ast.expr, parents: dict[ast.AST, ast.AST], names: Names) 
         return None  # a cached function called: its cache is not what the caller sees
     if isinstance(parent, ast.Attribute):
         call = parents.get(parent)
+        if parent.attr in _COPYING_METHODS and isinstance(call, ast.Call):
+            return f"a copy (`{ast.unparse(call)[:60]}`), which is weak too, and whose uses there are not followed"
         if parent.attr in _RUNTIME_METHODS and isinstance(call, ast.Call) and call.func is parent:
             return None
         return f"`{ast.unparse(parent)}`"
