@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
 from flake8_weakglobals.analysis.call_routes import handing_decorator, strings_naming
+from flake8_weakglobals.analysis.compiled_regions import compiled_functions, enclosing_function, spells_a_compiler, untraceable
 from flake8_weakglobals.analysis.evidence import argument_at
 from flake8_weakglobals.analysis.framework_types import Vocabulary
 from flake8_weakglobals.analysis.owners import Owners, Premise, owners_in
@@ -32,7 +33,7 @@ from flake8_weakglobals.source.python_files import SKIPPED_DIRECTORIES
 from flake8_weakglobals.syntax.container_expressions import Member
 from flake8_weakglobals.syntax.mentions import STAR_IMPORT, Mentions
 from flake8_weakglobals.syntax.qualified_names import Names
-from flake8_weakglobals.syntax.scopes import Scopes
+from flake8_weakglobals.syntax.scopes import FunctionNode, Scopes
 
 from .references import References, chain_top, imported_names, references, references_to
 from .replaced_tensors import REPLACEMENT_SPELLINGS, replacement_sites
@@ -109,7 +110,7 @@ def _outside_reason(
         found = references(other, tree)
         if found is None:
             continue
-        for line, use, statement in _uses_in(found, names, attribute, holder):
+        for line, use, statement in _uses_in(found, names, attribute, holder, files[other]):
             if use is not None:
                 return f"`{_shown(other)}` line {line} uses it as {use}, which the rewrite may change", ()
             if finding.code == "WG005":
@@ -646,6 +647,12 @@ def _premise_broken(
 
 
 @functools.lru_cache(maxsize=64)
+def _compiled(tree: ast.Module, names: Names, spelled: bool) -> dict[FunctionNode, str]:
+    """The functions of another module that a compiler may trace (``compiled_regions``), once per tree."""
+    return compiled_functions(tree, names, spelled)
+
+
+@functools.lru_cache(maxsize=64)
 def _strings_naming(tree: ast.Module, paths_only: bool) -> dict[str, int]:
     """The names a module's strings spell (``call_routes.strings_naming``), once per tree for the run."""
     return strings_naming(tree, paths_only)
@@ -803,7 +810,7 @@ def _listed_at(scope: Path) -> dict[Path, int]:
 
 
 def _uses_in(
-    found: References, names: frozenset[str], attribute: Optional[str], holder: Optional[str]
+    found: References, names: frozenset[str], attribute: Optional[str], holder: Optional[str], source: str
 ) -> Iterator[tuple[int, Optional[str], str]]:
     """Each reference in another module to the container under any of ``names`` (or, given, to any
     attribute named ``attribute``), and to the object that holds it: ``(line, the use the runtime may not
@@ -816,8 +823,13 @@ def _uses_in(
             top = chain_top(found, reference)
             if not (isinstance(top, ast.Attribute) and top.attr == attribute):  # such a chain is an attribute use above
                 uses.append((order, reference))
+    compiled = _compiled(found.tree, found.names, spells_a_compiler(source)) if uses else {}
     for _, reference in sorted(uses, key=lambda pair: pair[0]):
-        yield reference.lineno, _unsafe(reference, found.parents, found.names), _statement(reference, found.parents)
+        unsafe = _unsafe(reference, found.parents, found.names)
+        function = enclosing_function(reference, found.parents.get) if unsafe is None and compiled else None
+        if function in compiled and untraceable(reference, found.parents.get, found.names):
+            unsafe = f"`{_statement(reference, found.parents)}` in `{function.name}`, {compiled[function]}, and the runtime lets a compiler trace `[]`, `get`, `in` and `len` only"  # type: ignore[union-attr,index]
+        yield reference.lineno, unsafe, _statement(reference, found.parents)
     for _, reference in references_to(found, holder) if holder is not None else ():
         top = chain_top(found, reference)
         call = found.parents.get(top)

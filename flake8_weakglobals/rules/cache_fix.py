@@ -18,6 +18,8 @@ that, or that it would free nothing:
 - the cached function, or its ``cache_info``/``cache_clear``, passed, stored or returned; an attribute
   ``lru_cache``'s wrapper has and the replacement lacks;
 - a coroutine function, and a module that defines or imports its own ``weak_lru_cache``;
+- a call of it in code a compiler traces (``analysis/compiled_regions.py``), where the weak cache stores
+  nothing and the cached work runs on every call;
 - a function cached through the project's own wrapper of ``lru_cache``: the fix belongs in the wrapper.
 """
 from __future__ import annotations
@@ -26,6 +28,7 @@ import ast
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
+from ..analysis.compiled_regions import compiled_functions, enclosing_function, spells_a_compiler
 from ..analysis.evidence import Evidence, Obj, Tup, Value, text
 from ..analysis.survey import CachedFunction, ClassInfo, Survey
 from ..index.summaries import defines_value_equality
@@ -131,9 +134,18 @@ def _escape(cached: CachedFunction, evidence: Evidence) -> Optional[str]:
     scopes = evidence.scopes
     if any(_decorator_word(decorator) == "property" for decorator in cached.function.decorator_list):
         return None  # ``obj.table`` is the cached result, never the cache: what is done with it is the caller's
+    compiled: Optional[dict[ast.AST, str]] = None
     for reference in _references(cached, scopes.module, evidence.survey):
         parent = scopes.parent(reference)
         if isinstance(parent, ast.Call) and parent.func is reference:
+            if compiled is None:
+                compiled = compiled_functions(scopes.module, evidence.survey.names, spells_a_compiler(evidence.source))  # type: ignore[assignment]
+            caller = enclosing_function(reference, scopes.parent)
+            if caller is not None and caller in compiled:  # type: ignore[operator]
+                return (
+                    f"it is called at line {reference.lineno} in `{caller.name}`, {compiled[caller]}: "  # type: ignore[index]
+                    "a compiler calls lru_cache's wrapper as it is, and the weak cache would store nothing there"
+                )
             grand = scopes.parent(parent)
             if isinstance(grand, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot)) for op in grand.ops):
                 return (

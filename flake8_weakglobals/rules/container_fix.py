@@ -14,6 +14,7 @@ import re
 from typing import Iterable, Optional, Union
 
 from ..analysis.evidence import Evidence, Obj, text
+from ..analysis.compiled_regions import compiled_functions, enclosing_function, spells_a_compiler, untraceable
 from ..analysis.fill_contents import Held
 from ..analysis.letting_go import Read, positional_reads, read_after
 from ..analysis.framework_types import PARAMETER, TENSOR
@@ -24,7 +25,7 @@ from ..analysis.recorded_uses import Definition, SlotUses
 from ..analysis.survey import ClassInfo, Survey
 from ..syntax.container_expressions import Constructor, ContainerType, Member, root_name
 from ..syntax.qualified_names import Names, is_our_runtime
-from ..syntax.scopes import function_parameters
+from ..syntax.scopes import FunctionNode, function_parameters
 from .findings import Edit, EditKind, Span
 from .value_fix import ValueFixSafety, stored_values
 
@@ -89,6 +90,7 @@ class FixSafety:
         self.sole_owner = SoleOwner(survey, evidence)
         self.owners = Owners(survey, evidence)
         self.values = ValueFixSafety(survey, evidence, self.sole_owner)
+        self._compiled: Optional[dict[FunctionNode, str]] = None
 
     def why_not_fixable(self, uses: SlotUses, containers: list[Definition], held: list[Held], code: str) -> Optional[str]:
         """The first reason the codemod must leave this container alone, or None."""
@@ -109,6 +111,9 @@ class FixSafety:
         if uses.blockers:
             line, blocker = uses.blockers[0]
             return f"{blocker} (line {line})"
+        traced = self._traced_use(uses)
+        if traced is not None:
+            return traced
         if uses.slot.where == "instance":
             escape = self._holder_escape(uses.slot.owner)
             if escape is not None:
@@ -164,6 +169,26 @@ class FixSafety:
         listed = next(iter(types)) is ContainerType.SEQUENCE
         unowned = self._unowned(held, _global_name(uses), listed) if code != "WG004" else None
         return unowned or self._runtime_name_taken(runtime)
+
+    def _traced_use(self, uses: SlotUses) -> Optional[str]:
+        """A use of the container, in code a compiler traces, that the runtime does not let it trace
+        (``analysis/compiled_regions.py``): walking it, handing it on."""
+        if self._compiled is None:
+            self._compiled = compiled_functions(self.evidence.scopes.module, self.survey.names, spells_a_compiler(self.evidence.source))
+        if not self._compiled:
+            return None
+        module_level = uses.slot.where == "module"
+        for reference in self.evidence.mentions_of(uses.slot.name, attribute=not module_level):
+            if module_level and self.evidence.scopes.resolve(uses.slot.name, reference) is None:
+                continue
+            function = enclosing_function(reference, self.evidence.scopes.parent)
+            how = self._compiled.get(function) if function is not None else None  # type: ignore[arg-type]
+            if how is not None and untraceable(reference, self.evidence.scopes.parent, self.survey.names):
+                return (
+                    f"line {reference.lineno} uses it as `{text(self.evidence.scopes.parent(reference) or reference)[:50]}` in `{function.name}`, "  # type: ignore[union-attr]
+                    f"{how}: the runtime lets a compiler trace `[]`, `get`, `in` and `len` only"
+                )
+        return None
 
     def _unowned(self, held: list[Held], container: str, listed: bool = False) -> Optional[str]:
         """The first fill whose object no owner is shown for (``analysis/owners.py``), or, for a ``listed``
