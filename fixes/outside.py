@@ -253,7 +253,7 @@ _BY_NAME_WORDS = frozenset(
     "getattr vars dir __dict__ getmembers getmembers_static import_module __import__ iter_modules "
     "walk_packages get_objects __subclasses__ __mro__ __bases__ getmro modules".split()
 )
-_MODULES_BY_NAME = frozenset({"importlib.import_module", "builtins.__import__", "gc.get_objects", "inspect.getmro"})
+_MODULES_BY_NAME = frozenset({"importlib.import_module", "builtins.__import__", "gc.get_objects", "inspect.getmro", "inspect.getmodule"})
 #: What a class reaches that no name shows: its bases, any class at all (``type(obj).__mro__``).
 _CLASSES_REACHED = frozenset({"__mro__", "__bases__"})
 #: Reads by name (``setattr`` only rebinds: a reset that binds a new container leaves the fix's behind, as it
@@ -302,8 +302,8 @@ def _reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, cont
         # where a string of the project names it; a sweep over every attribute reaches it anyway.
         by_string = _named_in_strings(scope, files, {name.rpartition(".")[0].rpartition(".")[2] for name in names}, attribute)
         for line, how, bound, classes_only in found.found:
-            if classes_only and finding.scope != "class":
-                continue  # a class's namespace holds no module's global, nor an instance's attribute
+            if classes_only and finding.scope != "class" and not (finding.scope == "function" and "." in finding.name):
+                continue  # a class's namespace holds no module's global, nor an instance's attribute (a cached method it does)
             read = next(
                 ((read_line, read_how) for target, read_line, read_how, variable, sweep in reads
                  if not target and variable in bound and (sweep or by_string)),
@@ -367,10 +367,13 @@ def _by_name(path: Path, text: str) -> _ByName:
         return context.absolute(named) if named is not None else _imported_by_constant(expr)
 
     def _imported_by_constant(expr: ast.expr) -> str:
-        """``module = importlib.import_module("pkg.state")``: a local that holds one known module."""
+        """``module = importlib.import_module("pkg.state")``: a local that holds one known module;
+        ``this = sys.modules[__name__]``: the module itself."""
         resolved = scopes.resolve(expr.id, expr) if isinstance(expr, ast.Name) else None
         bindings = resolved[1] if resolved is not None else []
         value = bindings[0].node if len(bindings) == 1 and bindings[0].how == "value" and not bindings[0].path else None
+        if _this_module(value if value is not None else expr, names):
+            return context.name  # type: ignore[union-attr]
         if (
             isinstance(value, ast.Call) and names.qualify(value.func) == "importlib.import_module" and not value.keywords
             and len(value.args) == 1 and isinstance(value.args[0], ast.Constant) and isinstance(value.args[0].value, str)
@@ -468,6 +471,17 @@ def _strings(path: Path, text: str) -> tuple[str, ...]:
     )
 
 
+def _this_module(expr: Optional[ast.AST], names: Names) -> bool:
+    """``sys.modules[__name__]``, ``sys.modules.get(__name__)``: the module that runs it."""
+    if isinstance(expr, ast.Subscript) and names.qualify(expr.value) == "sys.modules":
+        key: Optional[ast.AST] = expr.slice
+    elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "get" and expr.args:
+        key = expr.args[0] if names.qualify(expr.func.value) == "sys.modules" else None
+    else:
+        return False
+    return isinstance(key, ast.Name) and key.id == "__name__"
+
+
 def _finds_by_name(node: ast.expr, names: Names, scopes: Scopes) -> bool:
     """``importlib.import_module(name)`` with a computed name, ``gc.get_objects()``,
     ``cls.__subclasses__()``, a class's ``__mro__`` or ``__bases__`` (``inspect.getmro(cls)``), or
@@ -476,6 +490,8 @@ def _finds_by_name(node: ast.expr, names: Names, scopes: Scopes) -> bool:
         callee = names.qualify(node.func) or ""
         if callee in _MODULES_BY_NAME:
             return not (node.args and isinstance(node.args[0], ast.Constant))
+        if callee in _NAMESPACE_READS and _only_classes_or_modules(node, names):
+            return True  # ``inspect.getmembers(module, inspect.isclass)``: the classes of a module, by no name
         return isinstance(node.func, ast.Attribute) and node.func.attr == "__subclasses__"
     if isinstance(node, ast.Attribute) and node.attr in _CLASSES_REACHED:
         return True
@@ -483,9 +499,13 @@ def _finds_by_name(node: ast.expr, names: Names, scopes: Scopes) -> bool:
 
 
 def _finds_only_classes(node: ast.expr, names: Names) -> bool:
-    """``cls.__subclasses__()``, ``type(x).__mro__``, ``inspect.getmro(cls)``: what it finds are classes."""
+    """``cls.__subclasses__()``, ``type(x).__mro__``, ``inspect.getmro(cls)``, ``inspect.getmembers(m,
+    inspect.isclass)``: what it finds are classes."""
     if isinstance(node, ast.Call):
-        return names.qualify(node.func) == "inspect.getmro" or (isinstance(node.func, ast.Attribute) and node.func.attr == "__subclasses__")
+        return (
+            names.qualify(node.func) == "inspect.getmro" or (isinstance(node.func, ast.Attribute) and node.func.attr == "__subclasses__")
+            or ((names.qualify(node.func) or "") in _NAMESPACE_READS and _only_classes_or_modules(node, names))
+        )
     return isinstance(node, ast.Attribute) and node.attr in _CLASSES_REACHED
 
 
