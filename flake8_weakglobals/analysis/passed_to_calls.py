@@ -51,6 +51,8 @@ READING_CALLS = frozenset(
         "filterfalse starmap groupby pairwise tee combinations permutations cycle batched").split()),
     # a binary search reads a sequence by ``len`` and index alone
     "bisect.bisect", "bisect.bisect_left", "bisect.bisect_right",
+    # a new dict of its keys, by iteration alone
+    "builtins.dict.fromkeys",
 }  # not ``copy.copy``: it returns the runtime's container, whose uses ``uses.py`` follows
 #: Binary-search inserts: they read the sequence as a search does and fill it with their second argument
 #: through its ``insert`` method, which the runtime's list provides.
@@ -95,7 +97,7 @@ class Passing:
             uses.blockers.append((line, f"{where}it is serialized with `{text(callee)}()`"))
         elif qualified == "copy.deepcopy":
             uses.blockers.append((line, f"{where}it is deep-copied: the copy would hold new objects (its keys, or its values) that only the copy refers to"))
-        elif qualified.startswith(_UNBOUND_METHOD_PREFIXES):
+        elif qualified.startswith(_UNBOUND_METHOD_PREFIXES) and qualified not in READING_CALLS:
             uses.blockers.append((line, f"{where}`{text(callee)}()` is called on it, which needs a real {qualified.split('.')[-2]}"))
         elif qualified in _KEY_FREE_CALLS or (isinstance(callee, ast.Attribute) and (callee.attr in _LOGGING_METHODS or _string_format(callee))):
             if qualified not in ("builtins.len", "builtins.bool", "builtins.id"):
