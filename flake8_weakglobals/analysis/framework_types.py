@@ -156,11 +156,15 @@ class Vocabulary:
 
 
 @functools.lru_cache(maxsize=8)
-def _prefilter(extra_types: frozenset[str], module_bases: frozenset[str]) -> re.Pattern[str]:
-    words = ["torch", r"(?:modules|parameters|buffers|children)\s*\(", r"register_\w*hook", "lru_cache", r"import \*"]
+def _prefilter(extra_types: frozenset[str], module_bases: frozenset[str]) -> tuple[re.Pattern[str], ...]:
+    """One search per word, each led by its literal: ``re`` then skips to each occurrence of the literal.
+    A single alternation was tried at every character of a file that names none of them (2.6 s over the
+    3,000 files of the standard library, 0.2 s as single searches)."""
+    words = [*(rf"{method}\s*\(" for method in ("modules", "parameters", "buffers", "children")), r"register_\w*hook", "lru_cache", r"import \*"]
     words.extend(re.escape(qualified.rpartition(".")[2]) for qualified in sorted(extra_types | module_bases))
-    words.extend(rf"import {package}\b|from {package}\b" for package in sorted(ecosystem()["packages"]))  # a LightningModule file may never name torch
-    return re.compile("|".join(words))
+    for package in sorted(ecosystem()["packages"]):  # a LightningModule file may never name torch
+        words.extend((rf"import {package}\b", rf"from {package}\b"))
+    return tuple(re.compile(word) for word in words)
 
 
 def may_mention_framework(source: str, vocabulary: Vocabulary) -> bool:
@@ -169,4 +173,4 @@ def may_mention_framework(source: str, vocabulary: Vocabulary) -> bool:
 
     flake8 runs every installed plugin on every file, so this is what the plugin costs most files.
     """
-    return _prefilter(vocabulary.extra_types, vocabulary.module_bases).search(source) is not None
+    return "torch" in source or any(word.search(source) for word in _prefilter(vocabulary.extra_types, vocabulary.module_bases))

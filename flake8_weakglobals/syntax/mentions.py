@@ -16,7 +16,10 @@ from typing import Iterable, Optional
 from .scopes import first_line
 
 _NEWLINES = re.compile(r"\r\n?|\n")  # the tokenizer's line ends (``str.splitlines`` also splits on form feeds)
-STAR_IMPORT = re.compile(r"\bimport\s+\*")  # ``from m import *``, however it is spaced
+#: ``from m import *``, however it is spaced. Led by its literal, so ``re`` skips to each ``import`` (a
+#: leading ``\b`` made it try every position: 0.77 s over torch's files, 0.04 s without it); a gate,
+#: where a rare extra match (``reimport *`` in a comment) only costs a closer look.
+STAR_IMPORT = re.compile(r"import\s+\*")
 
 
 def line_starts(source: str) -> list[int]:
