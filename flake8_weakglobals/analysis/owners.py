@@ -52,6 +52,10 @@ _KEEPING_CONSTRUCTORS = frozenset({
     "torch.nn.Sequential", "torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.ParameterList", "torch.nn.ParameterDict",
     "builtins.list", "builtins.tuple", "builtins.dict",
 })
+#: ``nn.Module`` methods that convert the module in place and return it.
+_SELF_RETURNING_MODULE_METHODS = frozenset(
+    "to half float double bfloat16 cpu cuda xpu type train eval requires_grad_ apply share_memory to_empty".split()
+)
 #: Methods that return a part of their receiver, never a new object.
 _PART_METHODS = frozenset({"get_submodule", "get_parameter", "get_buffer"})
 _RETURNED = "returned to the caller"
@@ -568,6 +572,13 @@ class Owners:
         """How ``name`` in ``function`` is bound again, or run again: more than once, in a loop, or in a
         function called more than once or in a loop."""
         binds = [node for node in ast.walk(function) if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)]
+        converted = [node for node in binds if self._converted(node)]
+        if converted and len(binds) - len(converted) == 1:
+            first = next(node for node in binds if node not in converted)
+            assignment = self.scopes.parent(first)
+            built = self.evidence.of(assignment.value) if isinstance(assignment, ast.Assign) else None
+            if getattr(built, "kind", None) == MODULE:
+                binds = [first]  # ``model = model.half()`` binds the same module again
         if len(binds) > 1:
             return f"is bound {len(binds)} times"
         if binds and self._in_loop(binds[0], function):
@@ -578,6 +589,16 @@ class Owners:
         if calls and self._in_loop(calls[0], self.scopes.module):
             return f"lives in `{function.name}`, called in a loop at line {calls[0].lineno}"
         return None
+
+    def _converted(self, bound: ast.Name) -> bool:
+        """``model = model.half()``, ``model = model.to(device)``: where ``model`` is a module, its
+        conversions work in place and return the module itself."""
+        assignment = self.scopes.parent(bound)
+        value = assignment.value if isinstance(assignment, ast.Assign) and assignment.targets == [bound] else None
+        return (
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _SELF_RETURNING_MODULE_METHODS
+            and isinstance(value.func.value, ast.Name) and value.func.value.id == bound.id
+        )
 
     def _in_loop(self, node: ast.AST, within: ast.AST) -> bool:
         current = self.scopes.parent(node)
