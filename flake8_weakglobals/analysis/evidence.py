@@ -166,6 +166,12 @@ _TENSOR_METHODS = frozenset(
     "type_as cumsum argmax argmin".split()
 )
 _TENSOR_ATTRIBUTES = frozenset("T mT H mH data grad real imag".split())
+
+
+def _in_place(method: str) -> bool:
+    """``t.share_memory_()``, ``t.zero_()``, ``t.requires_grad_()``: torch's in-place methods end in one
+    underscore and return the tensor they change."""
+    return method.endswith("_") and not method.endswith("__") and method[:1] != "_"
 _TENSOR_FUNCTIONS = frozenset(
     f"torch.{name}" for name in (
         "softmax log_softmax sigmoid tanh relu matmul mm bmm einsum sum mean where exp log sqrt abs clamp bincount "
@@ -223,6 +229,7 @@ class Evidence:
         self.vocabulary = vocabulary
         self.hooks = hooks
         self._active: set[tuple[ast.AST, str]] = set()
+        self._assumed: dict[tuple[ast.AST, str], Value] = {}  # a name's value while a binding made from it is read
         self._calls: dict[tuple[str, bool], list[ast.Call]] = {}
         self._held: dict[tuple[ast.AST, str], Optional[str]] = {}
         self._mentions = Mentions(source)
@@ -377,11 +384,17 @@ class Evidence:
             return None
         scope, bindings = resolved
         key = (scope, name.id)
-        if key in self._active:  # ``x = x + 1`` and friends
-            return None
+        if key in self._active:  # ``x = x + 1`` and friends: what the other bindings agree on, if they do
+            return self._assumed.get(key)
         self._active.add(key)
         try:
-            found = same(self._of_binding(scope, binding) for binding in bindings)
+            values = [self._of_binding(scope, binding) for binding in bindings]
+            found = same(values)
+            known = same(value for value in values if value is not None) if found is None and len(bindings) > 1 else None
+            if known is not None:  # ``t = torch.empty(n)`` then ``t = t.share_memory_()``: again, with ``t`` known
+                self._assumed[key] = known
+                found = same(self._of_binding(scope, binding) for binding in bindings)
+                del self._assumed[key]
         finally:
             self._active.discard(key)
         if found is not None and scope is self.scopes.module and name.id not in self.survey.global_names:
@@ -452,7 +465,7 @@ class Evidence:
             # ``X.float()``, ``X.view(-1)``, ``loss.detach()``: a tensor computed by a method of a tensor
             if not isinstance(function, ast.Attribute):
                 return None
-            return self._derived([self.of(function.value)], call, function.attr in _TENSOR_METHODS)
+            return self._derived([self.of(function.value)], call, function.attr in _TENSOR_METHODS or _in_place(function.attr))
         arguments = [argument for argument in call.args if not isinstance(argument, ast.Starred)]
         builtin = qualified[len("builtins.") :] if qualified.startswith("builtins.") else None
         if builtin == "enumerate" and arguments:
