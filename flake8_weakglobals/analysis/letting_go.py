@@ -32,6 +32,7 @@ _RELEASING_METHODS = frozenset({
 _IN_PLACE_ATTRIBUTES = frozenset({"data", "grad", "requires_grad", "training"})
 #: A list's reads by position: after a gap closes, each position names another object.
 _POSITION_METHODS = frozenset({"pop", "index", "__getitem__"})
+_NUMBERING_CALLS = frozenset({"enumerate", "zip"})
 
 
 @dataclass(frozen=True)
@@ -137,11 +138,14 @@ def _only_called_before(scopes: Scopes, function: ast.AST, release: Release) -> 
 
 
 def _by_position(scopes: Scopes, node: ast.Name) -> Optional[str]:
-    """How a reference to a list reads an item by its position, if it does."""
+    """How a reference to a list reads an item by its position, if it does: ``X[i]``, ``X.pop()``,
+    ``X.index(m)``, or numbered or paired by it (``enumerate(X)``, ``zip(names, X)``)."""
     parent = scopes.parent(node)
     if isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load):
         return _statement_of(scopes, node)
     if isinstance(parent, ast.Attribute) and parent.value is node and parent.attr in _POSITION_METHODS:
+        return _statement_of(scopes, node)
+    if isinstance(parent, ast.Call) and node in parent.args and isinstance(parent.func, ast.Name) and parent.func.id in _NUMBERING_CALLS:
         return _statement_of(scopes, node)
     return None
 
@@ -190,5 +194,8 @@ def _within(scopes: Scopes, line: int, loop: ast.AST) -> bool:
 
 
 def _by_value(value: ast.expr) -> bool:
-    """A constant, or a display of constants: stored by value, no object replaced by another."""
-    return isinstance(value, ast.Constant) or (isinstance(value, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Constant) for e in value.elts))
+    """A constant but ``None``, or a display of them: stored by value, no object replaced by another
+    (``model.vision = None`` takes the module out)."""
+    if isinstance(value, (ast.Tuple, ast.List)):
+        return all(_by_value(element) for element in value.elts)
+    return isinstance(value, ast.Constant) and value.value is not None
