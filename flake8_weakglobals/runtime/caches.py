@@ -26,12 +26,12 @@ go when it is collected. Everything else is ``lru_cache``'s:
 Why one cache rather than one per instance: per-instance caches change ``maxsize``, ``cache_clear`` and
 ``cache_info``, and need a slot on the instance, which copies, pickles and ``vars`` then see. The price:
 a hit is a Python function call that looks up the first argument's token by ``id``, then the entry. In an
-unbounded cache the token holds its entries under the other arguments, so a hit hashes only those (a key
-``(token, rest)`` cost a tuple and its hash more): 2.0x to 2.3x ``lru_cache``'s C hit on a method and
-1.7x to 1.8x on a function of a tensor, where one dict of ``(token, rest)`` keys measured 2.4x and 2.0x to
-2.2x in the same runs (``benchmarks/bench_cache.py``, a loaded machine; the per-instance caches before,
-which broke the above, 1.8x to 1.9x on a method). A bounded cache keeps every key in its one LRU order,
-as ``lru_cache`` does, so its hits build the key.
+unbounded cache the token holds its entries under the other arguments, in a plain dict, so a hit hashes
+only those (one dict of ``(token, rest)`` keys measured 2.4x on a method where this measured 2.0x to 2.3x
+with a dict subclass, whose ``[]`` costs a tenth of a hit more): 1.8x to 2.1x ``lru_cache``'s C hit on a
+method and 1.4x to 1.6x on a function of a tensor (``benchmarks/bench_cache.py``, a shared machine; the
+per-instance caches before, which broke the above, 1.7x to 2.0x on a method in the same runs). A bounded
+cache keeps every key in its one LRU order, as ``lru_cache`` does, so its hits build the key.
 
 torch.compile: the function carries ``_torchdynamo_inline`` (the original function), so dynamo traces the
 original, as it does for ``lru_cache`` (whose cache it also bypasses); ``torch.export``, which runs the code,
@@ -62,14 +62,15 @@ _GHOST = object()  # the value of a bounded cache's entry whose argument was col
 class _Token(weakref.ref):
     """An argument held weakly in keys: one per live object and cache, hashed and compared by identity (a
     plain ``weakref.ref`` compares its referents with ``==``, which raises for tensors). ``keys`` are the
-    keys in the cache's dict that hold it, dropped when its object is collected. In an unbounded cache,
-    ``results`` holds the entries of the calls whose only weakly held argument is it, passed first (a
-    method's ``self``, a function's tensor), under the other arguments: ``results[rest]`` is the entry
-    ``lru_cache`` keys by ``(argument, *rest)``. A hit then hashes ``rest`` alone, where a key
-    ``(token, rest)`` would be built and hashed first, and the entries go with the token, at once; its
-    ``keys`` stay None until a key in the dict holds it (an empty set is 216 bytes)."""
+    keys in the cache's dict that hold it (None until one does: an empty set is 216 bytes), dropped when its
+    object is collected. In an unbounded cache, ``results`` holds the entries of the calls whose only weakly
+    held argument is it, passed first (a method's ``self``, a function's tensor): ``results[rest]`` is the
+    entry ``lru_cache`` keys by ``(argument, *rest)``, so a hit hashes ``rest`` alone (no key ``(token,
+    rest)`` to build and hash), and the entries go with the token. A plain dict: a subclass's ``[]`` looks
+    up ``__getitem__`` by name, a tenth of a hit. So the census's mark (as on ``_Entries``) is on the token."""
 
     __slots__ = ("key_id", "keys", "results")
+    _weakglobals_holds_while_its_keys_live = True
     __hash__ = object.__hash__
     __eq__ = object.__eq__
     __ne__ = object.__ne__
@@ -171,7 +172,7 @@ def _cached(function: Callable[..., Any], maxsize: Optional[int], typed: bool) -
             if token is None or token() is not argument:
                 token = _Token(argument, forget)
                 token.key_id = id(argument)
-                token.keys, token.results = (set(), None) if bounded else (None, _Entries())
+                token.keys, token.results = (set(), None) if bounded else (None, {})
                 tokens[id(argument)] = token
         return token
 
@@ -199,15 +200,14 @@ def _cached(function: Callable[..., Any], maxsize: Optional[int], typed: bool) -
         nonlocal hits
         if kwargs or every_argument:
             entries, key = entries_of(make_key(first, rest, kwargs, probe))
+        elif (token := token_by_id(id(first))) is not None:  # only an argument held weakly has a token
+            try:  # the hit path: ``make_key`` and ``entries_of``, inlined
+                value = token.results[rest]
+            except KeyError:
+                return compute(first, rest, kwargs)
+            hits += 1
+            return value
         elif rest or (type(first) is not int and type(first) is not str):
-            token = token_by_id(id(first))
-            if token is not None:  # the hit path: ``make_key`` and ``entries_of``, inlined
-                try:
-                    value = token.results[rest]
-                except KeyError:
-                    return compute(first, rest, kwargs)
-                hits += 1
-                return value
             entries, key = data, (first, rest)
         else:
             entries, key = data, first

@@ -79,18 +79,18 @@ class WeakIdMap(MutableMapping[_K, _V]):
 
     def __setitem__(self, key: _K, value: _V) -> None:
         data, key_id = self._data, id(key)
-        entry = data.get(key_id)
-        if entry is not None and entry.__callback__ is not None:
-            entry.value = value  # overwriting keeps the one weak reference and the place
-            return
+        if key_id in data:  # ``in`` before ``get``: a new key, the usual insert, makes no method call
+            entry = data.get(key_id)
+            if entry is not None and entry.__callback__ is not None:
+                entry.value = value  # overwriting keeps the one weak reference and the place
+                return
+            data.pop(key_id, None)  # a dead entry under a recycled id: the new key goes to the end
         if type(key) is not self._weak_class:  # the last weak key's class needs no decision
             weakly = _class_kind(id(type(key)))
             if not (weakly or (weakly is None and _classify(key))):
                 data[self._strong_slot(key)] = value
                 return
             self._weak_class = type(key)  # before the store: a removal that follows it drops the class
-        if entry is not None:
-            data.pop(key_id, None)  # a dead entry under a recycled id: the new key goes to the end
         entry = _Entry(key, self._remove)
         entry.key_id, entry.value = key_id, value
         data[key_id] = entry
