@@ -19,7 +19,7 @@ import warnings
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
-from flake8_weakglobals.analysis.call_routes import handing_decorator, strings_naming
+from flake8_weakglobals.analysis.call_routes import handing_decorator, string_constants, strings_naming
 from flake8_weakglobals.analysis.compiled_regions import compiled_functions, enclosing_function, spells_a_compiler, untraceable
 from flake8_weakglobals.analysis.evidence import argument_at
 from flake8_weakglobals.analysis.framework_types import Vocabulary
@@ -455,20 +455,9 @@ def _named_in_strings(scope: Path, files: dict[Path, str], modules: set[str], wo
 
 @functools.lru_cache(maxsize=_MAX_FILES)
 def _strings(path: Path, text: str) -> tuple[str, ...]:
-    """The module's string constants, docstrings and ``__all__`` left out."""
+    """The module's string constants that may name code (``call_routes.string_constants``)."""
     tree = _parsed(text)
-    if tree is None:
-        return ()
-    exported = {
-        id(element) for statement in tree.body if isinstance(statement, (ast.Assign, ast.AugAssign))
-        and any(isinstance(t, ast.Name) and t.id == "__all__" for t in (statement.targets if isinstance(statement, ast.Assign) else [statement.target]))
-        for element in ast.walk(statement.value)
-    }
-    documented = {id(statement.value) for statement in ast.walk(tree) if isinstance(statement, ast.Expr)}
-    return tuple(
-        node.value for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in exported and id(node) not in documented
-    )
+    return tuple(node.value for node in string_constants(tree)) if tree is not None else ()
 
 
 def _this_module(expr: Optional[ast.AST], names: Names) -> bool:

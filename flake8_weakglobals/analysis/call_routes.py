@@ -54,26 +54,33 @@ def named_by_string(node: ast.AST) -> Optional[tuple[str, bool]]:
 
 def strings_naming(tree: ast.Module, paths_only: bool = False) -> dict[str, int]:
     """Each name that a string constant of ``tree`` spells whole (with ``paths_only``, at the end of an
-    import path: ``"pkg.models.Expert"``, not the label ``"Expert"``), with the first line that does; the
-    names a module exports (``__all__ = [...]``) and annotations are no route."""
-    skipped = {id(node) for part in _exports_and_annotations(tree) for node in ast.walk(part)}
+    import path: ``"pkg.models.Expert"``, not the label ``"Expert"``), with the first line that does."""
     found: dict[str, int] = {}
-    for node in ast.walk(tree):
+    for node in string_constants(tree):
         named = named_by_string(node)
-        if named is not None and (named[1] or not paths_only) and id(node) not in skipped:
-            found.setdefault(named[0], node.lineno)  # type: ignore[attr-defined]
+        if named is not None and (named[1] or not paths_only):
+            found.setdefault(named[0], node.lineno)
     return found
 
 
-def _exports_and_annotations(tree: ast.Module) -> Iterator[ast.AST]:
-    """The parts of ``tree`` whose strings name no route: ``__all__``'s list, and annotations
-    (``-> "Expert"``)."""
+def string_constants(tree: ast.Module) -> Iterator[ast.Constant]:
+    """The string constants of ``tree`` that may name code: not docstrings, not the names a module
+    exports (``__all__ = [...]``), not annotations (``-> "Expert"``)."""
+    skipped = {id(node) for part in _exports_annotations_and_docstrings(tree) for node in ast.walk(part)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and type(node.value) is str and id(node) not in skipped:
+            yield node
+
+
+def _exports_annotations_and_docstrings(tree: ast.Module) -> Iterator[ast.AST]:
     yield from (statement for statement in tree.body if exports(statement))
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
             yield node.returns
         elif isinstance(node, (ast.arg, ast.AnnAssign)) and node.annotation is not None:
             yield node.annotation
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            yield node.value  # a docstring, or a string statement: read by no code
 
 
 def exports(statement: ast.AST) -> bool:
