@@ -723,6 +723,18 @@ def test_inactive(request):
     pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
 
 
+def test_a_test_path_after_the_bare_option_is_still_a_test_path(pytester: pytest.Pytester) -> None:
+    """``pytest --weakglobals tests``, as a user types it: argparse gives ``tests`` to the option, and the
+    plugin hands it back as the first test path (only those tests run, and the census runs in report mode)."""
+    pytester.mkpydir("pkg")
+    pytester.makepyfile(test_one="def test_one():\n    pass\n", test_two="def test_two():\n    pass\n")
+    result = pytester.runpytest_subprocess("--weakglobals", "test_one.py", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    assert "weakglobals census" in result.stdout.str()
+    result = pytester.runpytest_subprocess("--weakglobals", "test_one.py::test_one", "test_two.py", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)
+
+
 def test_bad_input_is_one_clear_line(pytester: pytest.Pytester) -> None:
     pytester.mkpydir("pkg")
     pytester.makepyfile(test_bad='''
@@ -732,9 +744,9 @@ import pytest
 def test_bad_marker():
     pass
 ''')
-    result = pytester.runpytest_subprocess("--weakglobals", "test_bad.py")
+    result = pytester.runpytest_subprocess("--weakglobals", "test_bad")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    assert "--weakglobals takes 'report' or 'fail', not 'test_bad.py' (write --weakglobals=report" in result.stderr.str()
+    assert "--weakglobals takes 'report' or 'fail', not 'test_bad', which is no path either (write --weakglobals=report" in result.stderr.str()
     result = pytester.runpytest_subprocess("--weakglobals=report", "--weakglobals-packages", "pkg,-x")
     assert "--weakglobals-packages: '-x' is not a package name" in result.stderr.str()
     result = pytester.runpytest_subprocess("--weakglobals=report", "-p", "no:cacheprovider")

@@ -4,8 +4,9 @@ linter each one confirms (``measure.py`` does the work).
 
 - ``--weakglobals`` (or ``--weakglobals=report``) prints the pins at the end of the session, grouped by
   container and sorted by bytes; ``--weakglobals=fail`` also fails (as an error at teardown) each test that
-  left a pin, with its pins as the message. The mode takes an optional value, so write
-  ``--weakglobals=report`` when test paths follow it.
+  left a pin, with its pins as the message. The mode takes an optional value, so argparse hands the
+  next word to it: ``pytest --weakglobals tests`` reads ``tests`` as the mode. A word that names an
+  existing path is taken back as the first test path, as it was meant; any other word is a usage error.
 - ``--weakglobals-packages a,b`` (or the ``weakglobals_packages`` ini key) selects whose state is walked;
   the default is every package directly under pytest's rootdir (or its ``src/``). ``extra-types``,
   ``select`` and ``ignore`` come from ``[tool.weakglobals]``, as the linter reads them.
@@ -64,10 +65,21 @@ def pytest_configure(config: pytest.Config) -> None:
     if mode is None:
         return
     if mode not in MODES:
-        raise pytest.UsageError(
-            f"--weakglobals takes 'report' or 'fail', not {mode!r} (write --weakglobals=report when test paths follow it)"
-        )
+        _take_back_a_test_path(config, mode)
+        mode = "report"
     config.pluginmanager.register(CensusPlugin(config, mode), PLUGIN)
+
+
+def _take_back_a_test_path(config: pytest.Config, word: str) -> None:
+    """``pytest --weakglobals tests``: the option took the first test path as its mode; put it back in front
+    of the others (or in place of the default paths pytest chose when it saw none)."""
+    if not (config.invocation_params.dir / word.split("::")[0]).exists():
+        raise pytest.UsageError(
+            f"--weakglobals takes 'report' or 'fail', not {word!r}, which is no path either "
+            "(write --weakglobals=report when test paths follow it)"
+        )
+    given = config.args if config.args_source is pytest.Config.ArgsSource.ARGS else []
+    config.args = [word, *given]
 
 
 @pytest.fixture
