@@ -158,6 +158,12 @@ SHAPE_MARKS = {
 }
 #: Shapes the codemod must refuse, every program of them; of every other shape it must rewrite some.
 REFUSED_SHAPES = {"deque-only step", "sole owner", "sole owner, list"}
+#: Shapes whose fix is safe but which the proof refuses, with why (``docs/fix-safety.md`` lists them): the
+#: differential test runs them, and does not ask for them to be rewritten.
+SAFE_BUT_UNPROVEN = {
+    "list of layers that register themselves": "`model.add_module(new, ...)` under a computed name lets go of the "
+    "module registered under that name, if there was one; the proof cannot show that the name is new",
+}
 #: The rule codes the runnable grammar reaches (through the shape examples, whatever the draws).
 RUNNABLE_RULES = {"WG001", "WG002", "WG003", "WG004", "WG005", "WG006"}
 
@@ -246,7 +252,8 @@ def test_generated_programs_print_the_same_after_the_codemod(tmp_path: Path) -> 
     assert not failures, f"{len(failures)} of {rewritten} rewritten programs print something else (all in {tmp_path}):\n\n" + "\n\n".join(failures[:3])
     # else the property could hold by rewriting nothing, refusing nothing, or never collecting anything
     assert rewritten >= len(texts) // 4 and refused >= len(texts) // 10 and gc_checked >= len(texts) // 10, (rewritten, refused, gc_checked)
-    assert rewritten_shapes == set(SHAPES) - REFUSED_SHAPES, f"shapes never rewritten: {set(SHAPES) - REFUSED_SHAPES - rewritten_shapes}"
+    expected = set(SHAPES) - REFUSED_SHAPES - set(SAFE_BUT_UNPROVEN)
+    assert rewritten_shapes - set(SAFE_BUT_UNPROVEN) == expected, f"shapes never rewritten: {expected - rewritten_shapes}"
 
 
 @pytest.mark.parametrize(

@@ -122,7 +122,7 @@ def test_the_codemod_on_every_flagged_file_compiles_converges_and_adds_no_pyflak
     changed = {path.relative_to(tmp_path).as_posix() for path, text in originals.items() if path.read_text() != text}
     assert changed == {
         "deepspeed/utils/debug.py",
-        "deepspeed/runtime/zero/parameter_offload.py",  # FWD_MODULE_STACK becomes a WeakIdList
+        # not parameter_offload.py: FWD_MODULE_STACK is read by position where a store may let go of a module
         # not torch/_utils.py: its tensors' list is left, since torch's own tree swaps and recomputes tensors
         # WG006: `Module` comes through a star import of the installed deepspeed, which the index now reads
         "deepspeed/runtime/zero/partitioned_param_coordinator.py",

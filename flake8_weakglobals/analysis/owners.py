@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Iterable, Iterator, Optional
 
 from ..index.project import ModuleContext
 from ..index.summaries import defines_value_equality
@@ -41,7 +41,7 @@ from .call_routes import handing_decorator, strings_naming
 from .evidence import Evidence, argument_at, text
 from .framework_types import ITERATION_METHODS, MODULE, MODULE_HOOK_REGISTRARS, Vocabulary
 from .imported_kinds import Imported
-from .letting_go import Release, releases_of
+from .letting_go import Release, part_path, releases_of
 from .survey import ClassInfo, Survey, survey_module
 
 _MAX_STEPS = 8
@@ -92,6 +92,14 @@ class Owner:
     releases: tuple[Release, ...] = ()
 
 
+def _reaches_an_owner(binding: Binding) -> bool:
+    """Whether a function's name refers to an object that an owner outside the function keeps: a
+    parameter, a loop's element, an alias of a name or a part (not a call's result, which may be new)."""
+    return binding.how in ("parameter", "element") or (
+        binding.how == "value" and not binding.path and isinstance(binding.node, (ast.Name, ast.Attribute, ast.Subscript))
+    )
+
+
 def _missing(why: str) -> Owner:
     return Owner(False, why)
 
@@ -106,7 +114,7 @@ class Owners:
         self._asking: set[tuple[ast.AST, str]] = set()  # parameters being shown: a recursive call passes them on
         self._premises: list[Premise] = []  # gathered while one fill's owner is shown
         self._releases: list[Release] = []  # likewise: where an owner shown lets go
-        self._part_depth = 0  # above zero while the owner of a part (an attribute, a module of it) is shown
+        self._path: list[Optional[str]] = []  # while the owner of a part is shown: its attribute, or None for one unnamed
         self._released: dict[tuple[ast.AST, str, bool], list[Release]] = {}
         self._container = ""  # the module global being filled: what is taken from it was owned when put there
         self._globals: Optional[frozenset[str]] = None
@@ -151,7 +159,7 @@ class Owners:
             rebinder = self._rebinding_method(expr)
             if rebinder is not None:
                 return _missing(f"`{text(expr)}` is rebound by `{rebinder}`, so each object it held loses that owner while the container is read")
-            return self._part_of(expr.value, f"an attribute of `{text(expr.value)}`", line, steps)
+            return self._part_of(expr.value, f"an attribute of `{text(expr.value)}`", line, steps, expr.attr)
         if isinstance(expr, ast.Subscript):
             return self._part_of(expr.value, f"an item of `{text(expr.value)}`", line, steps)
         if isinstance(expr, ast.Call):
@@ -173,24 +181,28 @@ class Owners:
         qualified = self.survey.names.qualify(expr.func)
         return qualified is not None and self.survey.imported.compares_by_value(qualified)
 
-    def _part_of(self, whole: ast.expr, what: str, line: int, steps: int) -> Owner:
-        owner = self._of_whole(whole, line, steps + 1)
+    def _part_of(self, whole: ast.expr, what: str, line: int, steps: int, attribute: Optional[str] = None) -> Owner:
+        owner = self._of_whole(whole, line, steps + 1, attribute)
         return Owner(True, f"{what}, {owner.why}") if owner.shown else owner
 
-    def _of_whole(self, whole: ast.expr, line: int, steps: int) -> Owner:
-        """The owner of ``whole``, of which a part is held: what replaces that part lets go of it too."""
-        self._part_depth += 1
+    def _of_whole(self, whole: ast.expr, line: int, steps: int, attribute: Optional[str] = None) -> Owner:
+        """The owner of ``whole``, of which a part is held (its ``attribute``, or a part no name says): what
+        replaces that part lets go of it too."""
+        self._path.append(attribute)
         try:
             return self.of(whole, line, steps)
         finally:
-            self._part_depth -= 1
+            self._path.pop()
 
-    def _note_releases(self, scope: ast.AST, name: str) -> None:
-        """Where ``name``, an owner shown in ``scope``, lets go of what it owns (``releases_of``)."""
-        key = (scope, name, self._part_depth > 0)
+    def _note_releases(self, scope: ast.AST, name: str, below: tuple[Optional[str], ...] = ()) -> None:
+        """Where ``name``, an owner shown in ``scope``, lets go of what it owns (``releases_of``): of the
+        part held (``self.module``, by the path of parts that led here), or of one it is in, not of
+        another part (``self.hook.remove()``). ``below`` is where the held part is under ``name``'s."""
+        key = (scope, name, bool(self._path) or bool(below))
         if key not in self._released:
             self._released[key] = releases_of(self.scopes, *key)
-        self._releases.extend(self._released[key])
+        held = below + tuple(reversed(self._path))
+        self._releases.extend(release for release in self._released[key] if release.reaches(held))
 
     def _of_call(self, call: ast.Call, line: int, steps: int) -> Owner:
         function = call.func
@@ -232,6 +244,8 @@ class Owners:
             return self._of_global(name.id, bindings, line, steps)
         if isinstance(scope, ast.ClassDef):
             return Owner(True, f"the class attribute `{scope.name}.{name.id}`")
+        if all(_reaches_an_owner(binding) for binding in bindings):
+            self._note_releases(scope, name.id)  # a helper's name for the owner, or a part of it, lets go too
         owners = [self._of_binding(name, scope, binding, line, steps) for binding in bindings]
         missing = next((owner for owner in owners if not owner.shown), None)
         if missing is not None:
@@ -335,14 +349,34 @@ class Owners:
                 if dropped is not None:
                     return None  # ``BUILDER.build_named("gelu")`` at line N: the caller drops what it gets
                 self._premises.append(Premise(self._callee(function), None))
+                self._note_releases_where_kept(self.evidence.calls_of(function.name, method=method))
                 return f"returns to its caller at line {node.lineno}, where every call in this module keeps it"
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id == name:
                 stored = next((t for t in node.targets if isinstance(t, (ast.Attribute, ast.Subscript))), None)
                 if isinstance(stored, ast.Attribute) and function.name != "__init__" and self._rebinding_method(stored) is not None:
                     continue  # ``self.last = x`` in a method run again and again: the next call replaces it
                 if stored is not None:
+                    self._note_releases_of_global(stored)
                     return f"stores as `{text(stored)}` at line {node.lineno}"
         return None
+
+    def _note_releases_where_kept(self, calls: Iterable[ast.Call]) -> None:
+        """Where the names that calls' results are bound to let go (``model = build()`` ... ``model.to_empty()``)."""
+        for call in calls:
+            parent = self.scopes.parent(call)
+            if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+                resolved = self.scopes.resolve(parent.targets[0].id, parent.targets[0])
+                if resolved is not None:
+                    self._note_releases(resolved[0], parent.targets[0].id)
+
+    def _note_releases_of_global(self, stored: ast.expr) -> None:
+        """Where the module global a local is stored in (``_LOADED[name] = model``) lets go of that part."""
+        root = stored
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value
+        resolved = self.scopes.resolve(root.id, root) if isinstance(root, ast.Name) else None
+        if resolved is not None and isinstance(resolved[0], ast.Module):
+            self._note_releases(self.scopes.module, root.id, part_path(stored))  # type: ignore[union-attr]
 
     def _callee(self, function: FunctionNode) -> str:
         """How other modules name ``function``: ``register``, or ``Registry.add`` for a method."""
@@ -382,7 +416,8 @@ class Owners:
         if hook is not None:
             receiver = hook.call.func.value if isinstance(hook.call.func, ast.Attribute) else None
             if hook.registrar in MODULE_HOOK_REGISTRARS and position == hook.position and receiver is not None:
-                return self._part_of(receiver, f"the module that the hook registered at line {hook.line} is called for", line, steps)
+                owner = self.of(receiver, line, steps + 1)  # the module it is registered on, no part of it
+                return Owner(True, f"the module that the hook registered at line {hook.line} is called for, {owner.why}") if owner.shown else owner
             return _missing(
                 f"`{name}` is an argument that each call of the hook registered with `{hook.registrar}` at line {hook.line} "
                 "passes it, which nothing is shown to keep once the call returns"
@@ -433,7 +468,18 @@ class Owners:
                 if not kept.shown:
                     return _missing(f"`{name}` is an instance of `{class_name}` that `{factory}`, called at line {made.lineno}, returns: {kept.why}")
             self._premises.append(Premise(factory, None))
+        self._note_releases_of_self(owner_class)
         return Owner(True, f"`{name}`, kept by whoever builds the `{class_name}`")
+
+    def _note_releases_of_self(self, owner_class: ClassInfo) -> None:
+        """Where a method of the class lets go of a part of its instance (``del self.encoder``,
+        ``self.head = nn.Linear(...)``). ``__init__`` is left out: what it stores over is what it built a
+        moment before, while no container holds the instance's parts yet."""
+        for info in self.survey.lineage(owner_class):
+            for method in info.methods.values():
+                parameters = function_parameters(method)
+                if method.name != "__init__" and parameters and method not in self.survey.unbound_methods and method not in self.survey.class_methods:
+                    self._note_releases(method, parameters[0].arg)
 
     def _builders(self, owner_class: ClassInfo) -> list[ClassInfo]:
         """The class and this module's subclasses of it: a call of any of them builds an instance."""
@@ -559,7 +605,8 @@ class Owners:
             return _missing(f"`{name}` is an imported module, which owns none of the objects this module builds")
         if binding.how == "value" and isinstance(binding.node, ast.GeneratorExp):
             return _missing(f"the module global `{name}` is a generator, which makes each object it yields and keeps none")
-        self._note_releases(self.scopes.module, name)
+        if name != self._container:  # the container's own stores and pops are the same on both sides
+            self._note_releases(self.scopes.module, name)
         return Owner(True, f"the module global `{name}`, bound once")
 
     def _declared_global(self) -> frozenset[str]:

@@ -16,7 +16,7 @@ from typing import Iterable, Optional, Union
 from ..analysis.evidence import Evidence, Obj, text
 from ..analysis.compiled_regions import compiled_functions, enclosing_function, spells_a_compiler, untraceable
 from ..analysis.fill_contents import Held
-from ..analysis.letting_go import Read, positional_reads, read_after
+from ..analysis.letting_go import Read, positional_reads, read_after, walking_reads
 from ..analysis.framework_types import PARAMETER, TENSOR
 from ..analysis.ownership import SoleOwner
 from ..analysis.owners import Owners, Premise
@@ -55,6 +55,12 @@ _DETACHING_ATTRIBUTES = frozenset(
 _HOLDING_CALLS = frozenset({"partial", "tuple", "list", "set", "frozenset", "dict", "MethodType", "namedtuple"})
 #: Calls that may see a module-level instance without taking the container it holds anywhere.
 HOLDER_SAFE_CALLS = frozenset(f"builtins.{name}" for name in "print len id repr str isinstance hasattr callable".split())
+#: What a read after a release sees of an object gone from a weak container: by whether it is a list.
+_GAP = {True: "list by position", False: "whole container"}
+_GAP_EFFECT = {
+    True: "a weak list closes up the gap, so that position would name another object",
+    False: "the container is then the one owner of what it walks, and a weak one would have lost it",
+}
 _ORDERED_MAPS = frozenset({"collections.OrderedDict", "typing.OrderedDict"})
 _DEQUES = frozenset({"collections.deque", "typing.Deque"})
 #: Containers whose own behaviour the runtime does not copy, and the uses that would show the difference: an
@@ -190,28 +196,29 @@ class FixSafety:
                 )
         return None
 
-    def _unowned(self, held: list[Held], container: str, listed: bool = False) -> Optional[str]:
-        """The first fill whose object no owner is shown for (``analysis/owners.py``), or, for a ``listed``
-        module global, whose owner lets go of it before the list is read by position
-        (``analysis/letting_go.py``; for a container keyed by the objects a gone entry is the fix's
-        intended difference). A weak container is right only where something else keeps each object
-        while the container is read. (A class's list is not followed yet.)"""
+    def _unowned(self, held: list[Held], container: str, listed: Optional[bool] = None) -> Optional[str]:
+        """The first fill whose object no owner is shown for (``analysis/owners.py``), or, for a module
+        global, whose owner lets go of it before the container is read by a route that sees a gone entry
+        (``analysis/letting_go.py``): a ``listed`` one by position, one keyed by the objects (``listed``
+        False) by a walk. A weak container is right only where something else keeps each object while the
+        container is read. (A value map's lookups by name are ``values.py``'s; a class's container is not
+        followed yet.)"""
         reads: Optional[list[Read]] = None
         for h in held:
             owner = self.owners.of_member(h.fill.member, h.fill.line, container)
             if not owner.shown:
                 return f"no owner is shown for `{text(h.fill.member.expr)}` (line {h.fill.line}) but the container: {owner.why}"
-            if not owner.releases or not container or not listed:
+            if not owner.releases or not container or listed is None:
                 continue
             if reads is None:
-                reads = positional_reads(self.evidence.scopes, container, self.evidence.hooks)
+                scopes = self.evidence.scopes
+                reads = positional_reads(scopes, container, self.evidence.hooks) if listed else walking_reads(scopes, container)
             for release in owner.releases:
-                read = read_after(self.evidence.scopes, release, reads)
+                read = read_after(self.evidence.scopes, release, reads, h.fill.member.expr)
                 if read is not None:
                     return (
                         f"`{text(h.fill.member.expr)}` (line {h.fill.line}) is {owner.why}, but line {release.line} lets go of it "
-                        f"({release.how}), and line {read.line} reads the list by position after that ({read.how}): "
-                        "a weak list closes up the gap, so that position would name another object"
+                        f"({release.how}), and line {read.line} reads the {_GAP[listed]} after that ({read.how}): {_GAP_EFFECT[listed]}"
                     )
         return None
 

@@ -48,9 +48,7 @@ def main() -> None:
     print(model[0].weight in Tagged.seen, model[2].weight in Tagged.seen)
     del model, layers
     gc.collect()
-    left = [type(key).__name__ for key in FEATURES] + [type(key).__name__ for key in FIRST]
-    left += [type(key).__name__ for key in OUTPUTS] + [type(key).__name__ for key in Tagged.seen]
-    print("[gc] keys left:", left)
+    print("[gc] keys left:", len(FEATURES) + len(FIRST) + len(OUTPUTS) + len(Tagged.seen))
 
 
 if __name__ == "__main__":

@@ -25,5 +25,5 @@ def main() -> None:
     print("lookup:", layer_names[model[1]], model[1] in seen)
     model[1] = nn.Identity()
     gc.collect()
-    print("[gc] names after replacing a layer:", sorted(layer_names.values()))
+    print("[gc] names after replacing a layer:", len(layer_names))
     print("[gc] seen after replacing a layer (the names kept it alive):", len(seen))

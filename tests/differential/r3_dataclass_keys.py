@@ -38,4 +38,4 @@ def main() -> None:
     print("order:", [k.kind if isinstance(k, LayerSpec) else type(k).__name__ for k in init_gain])
     model[0] = nn.Identity()
     gc.collect()
-    print("[gc] keys after replacing a layer:", [k.kind if isinstance(k, LayerSpec) else type(k).__name__ for k in init_gain])
+    print("[gc] keys after replacing a layer:", len(init_gain))

@@ -51,5 +51,5 @@ def main() -> None:
     del shallow, other, last, p, names
     model[1] = nn.Linear(3, 1)
     gc.collect()
-    print("[gc] multipliers after replacing a layer:", sorted(lr_mult.values()))
-    print("[gc] steps after replacing a layer:", sorted(grad_steps.values()))
+    print("[gc] multipliers after replacing a layer:", len(lr_mult))
+    print("[gc] steps after replacing a layer:", len(grad_steps))

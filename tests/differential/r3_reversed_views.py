@@ -24,4 +24,4 @@ def main() -> None:
     print("output:", model(torch.ones(1, 2)).shape)
     model[1] = nn.GELU()
     gc.collect()
-    print("[gc] after replacing the ReLU:", [name for _, name in registration_order.values()])
+    print("[gc] after replacing the ReLU:", len(registration_order))

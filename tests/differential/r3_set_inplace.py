@@ -40,4 +40,4 @@ def main() -> None:
     del copied, names, m
     model[3] = nn.Identity()
     gc.collect()
-    print("[gc] hooked after replacing the Tanh:", sorted(type(m).__name__ for m in hooked))
+    print("[gc] hooked after replacing the Tanh:", len(hooked))

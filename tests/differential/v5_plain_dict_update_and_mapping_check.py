@@ -31,4 +31,4 @@ def main() -> None:
     del exported
     model[1] = nn.Tanh()
     gc.collect()
-    print("[gc] names after replacing the ReLU:", sorted(module_names.values()))
+    print("[gc] names after replacing the ReLU:", len(module_names))

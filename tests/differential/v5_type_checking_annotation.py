@@ -24,4 +24,4 @@ def main() -> None:
     print("names:", list(module_names.values()))
     model[0] = nn.Identity()
     gc.collect()
-    print("[gc] after replacing a layer:", list(module_names.values()))
+    print("[gc] after replacing a layer:", len(module_names))

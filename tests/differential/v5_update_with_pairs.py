@@ -39,6 +39,6 @@ def main() -> None:
     print("bool:", bool(param_names), "len:", len(param_names))
     model[2] = nn.Identity()
     gc.collect()
-    print("[gc] kinds after replacing the last layer:", sorted(module_kinds.values()))
+    print("[gc] kinds after replacing the last layer:", len(module_kinds))
     module_kinds.clear()
     print("cleared:", len(module_kinds), bool(module_kinds))
