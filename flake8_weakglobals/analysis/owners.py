@@ -453,6 +453,7 @@ class Owners:
                 kept = self.kept_where_built(call)
                 if not kept.shown:
                     return _missing(f"`{name}` is an instance of `{class_name}` that line {call.lineno} builds: {kept.why}")
+            self._note_releases_where_kept(self.evidence.calls_of(builder.name))  # ``model.heads.pop("a")``
             self._premises.append(Premise(builder.name, None, builds=True))
         for factory, call in self._factories(owner_class):
             method_name = factory.rpartition(".")[2]
