@@ -19,6 +19,7 @@ releases and those reads in the container's own module, and whether a read can r
 from __future__ import annotations
 
 import ast
+import weakref
 from dataclasses import dataclass
 from typing import Collection, Iterator, Optional
 
@@ -203,7 +204,7 @@ def _unseen_code(scopes: Scopes, scope: ast.AST, name: str, call: ast.Call, aske
             return [_release(scopes, call, f"`{text(call)[:60]}` may put the loaded tensors in place of `{name}`'s", (*path, None))]
         if method.endswith("_") or method in _KEEPING_METHODS:
             return []
-        defined = [m for c in ast.walk(scopes.module) if isinstance(c, ast.ClassDef) for m in c.body if isinstance(m, FUNCTIONS) and m.name == method]
+        defined = _definitions(scopes.module).methods.get(method, [])
         inner = [r for m in defined if m.args.args and (m, m.args.args[0].arg) not in asked for r in releases_of(scopes, m, m.args.args[0].arg, True, asked)]
         if defined and not inner:
             return []
@@ -245,8 +246,38 @@ def _module_function(scopes: Scopes, function: ast.expr) -> Optional[ast.AST]:
     ``function`` names."""
     if not isinstance(function, ast.Name):
         return None
-    found = [node for node in ast.walk(scopes.module) if isinstance(node, FUNCTIONS) and node.name == function.id]
+    found = _definitions(scopes.module).functions.get(function.id, [])
     return found[0] if len(found) == 1 else None
+
+
+@dataclass
+class _Definitions:
+    """The functions of a module by name (nested ones too), its classes' methods, and its names' references."""
+
+    functions: dict[str, list[ast.AST]]
+    methods: dict[str, list[ast.AST]]
+    names: dict[str, list[ast.Name]]  # every reference by a plain name
+
+
+_DEFINED: "weakref.WeakKeyDictionary[ast.Module, _Definitions]" = weakref.WeakKeyDictionary()
+
+
+def _definitions(module: ast.Module) -> _Definitions:
+    """One walk of the module per run: every release check asks it by name (kept as long as the tree is)."""
+    found = _DEFINED.get(module)
+    if found is None:
+        found = _Definitions({}, {}, {})
+        for node in ast.walk(module):
+            if isinstance(node, ast.Name):
+                found.names.setdefault(node.id, []).append(node)
+            elif isinstance(node, FUNCTIONS):
+                found.functions.setdefault(node.name, []).append(node)
+            elif isinstance(node, ast.ClassDef):
+                for member in node.body:
+                    if isinstance(member, FUNCTIONS):
+                        found.methods.setdefault(member.name, []).append(member)
+        _DEFINED[module] = found
+    return found
 
 
 def _false(value: ast.expr) -> bool:
@@ -361,7 +392,7 @@ def _runs_once(scopes: Scopes, scope: ast.AST, depth: int = 0) -> bool:
     if isinstance(scope, ast.Module):
         return True
     name = getattr(scope, "name", None)
-    named = [node for node in ast.walk(scopes.module) if isinstance(node, ast.Name) and node.id == name]
+    named = _definitions(scopes.module).names.get(name, []) if isinstance(name, str) else []
     if len(named) != 1 or not isinstance(scopes.parent(named[0]), ast.Call) or depth > 8:
         return name == "main" and not named
     for ancestor in _ancestors(scopes, named[0]):
@@ -390,8 +421,8 @@ def _only_called_before(scopes: Scopes, function: ast.AST, release: Release) -> 
     if not isinstance(function, FUNCTIONS):
         return False
     calls = [
-        node for node in ast.walk(scopes.module)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == function.name
+        call for name in _definitions(scopes.module).names.get(function.name, [])
+        if isinstance(call := scopes.parent(name), ast.Call) and call.func is name
     ]
     return bool(calls) and all(
         _scope_of(scopes, call) is release.scope and call.lineno < release.line
