@@ -119,6 +119,8 @@ def releases_of(scopes: Scopes, scope: ast.AST, name: str, parts: bool, _asked: 
         found += _released_through_aliases(scopes, scope, name, _asked | {(scope, name)})
     keyed = _bound_to_a_dict(scope, name)
     bounded = _bound_to_a_bounded_deque(scope, name)
+    if parts:
+        found += _run_by_setters(scopes, scope, name, _asked | {(scope, name)})
     for node in ast.walk(scope):
         if isinstance(node, ast.Delete):
             for target in node.targets:
@@ -145,6 +147,28 @@ def releases_of(scopes: Scopes, scope: ast.AST, name: str, parts: bool, _asked: 
                 found.append(_release(scopes, node, f"`{text(node)[:60]}` takes a part out of `{name}` or replaces it", path))
             else:
                 found.extend(_unseen_code(scopes, scope, name, node, _asked | {(scope, name)}))
+    return found
+
+
+def _run_by_setters(scopes: Scopes, scope: ast.AST, name: str, asked: frozenset) -> list[Release]:
+    """A store over an attribute that a class of this module makes a property with a setter runs the
+    setter, whatever is stored (``model.depth = 2`` may ``del self.blocks[2:]``)."""
+    setters = _definitions(scopes.module).setters
+    found = []
+    for node in ast.walk(scope):
+        if not isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            continue
+        for target in _flattened(node.targets if isinstance(node, ast.Assign) else [node.target]):
+            root = _root(target)
+            if not (isinstance(target, ast.Attribute) and target.attr in setters and root is not None and root.id == name):
+                continue
+            for setter in setters[target.attr]:
+                receiver = setter.args.args[0].arg if setter.args.args else None  # type: ignore[attr-defined]
+                if receiver is None or (setter, receiver) in asked:
+                    continue
+                for inner in releases_of(scopes, setter, receiver, True, asked):
+                    how = f"`{text(node)[:60]}` runs the setter of `{target.attr}` (line {inner.line}: {inner.how})"
+                    found.append(_release(scopes, node, how, part_path(target.value) + inner.path))
     return found
 
 
@@ -257,6 +281,7 @@ class _Definitions:
     functions: dict[str, list[ast.AST]]
     methods: dict[str, list[ast.AST]]
     names: dict[str, list[ast.Name]]  # every reference by a plain name
+    setters: dict[str, list[ast.AST]]  # property setters (``@depth.setter``) by the property's name
 
 
 _DEFINED: "weakref.WeakKeyDictionary[ast.Module, _Definitions]" = weakref.WeakKeyDictionary()
@@ -266,7 +291,7 @@ def _definitions(module: ast.Module) -> _Definitions:
     """One walk of the module per run: every release check asks it by name (kept as long as the tree is)."""
     found = _DEFINED.get(module)
     if found is None:
-        found = _Definitions({}, {}, {})
+        found = _Definitions({}, {}, {}, {})
         for node in ast.walk(module):
             if isinstance(node, ast.Name):
                 found.names.setdefault(node.id, []).append(node)
@@ -276,6 +301,8 @@ def _definitions(module: ast.Module) -> _Definitions:
                 for member in node.body:
                     if isinstance(member, FUNCTIONS):
                         found.methods.setdefault(member.name, []).append(member)
+                        if any(isinstance(d, ast.Attribute) and d.attr == "setter" for d in member.decorator_list):
+                            found.setters.setdefault(member.name, []).append(member)
         _DEFINED[module] = found
     return found
 
