@@ -23,6 +23,7 @@ from flake8_weakglobals.analysis.call_routes import handing_decorator, string_co
 from flake8_weakglobals.analysis.compiled_regions import compiled_functions, enclosing_function, spells_a_compiler, untraceable
 from flake8_weakglobals.analysis.evidence import argument_at
 from flake8_weakglobals.analysis.framework_types import Vocabulary
+from flake8_weakglobals.analysis.letting_go import sees_what_goes as sees_what_goes_there
 from flake8_weakglobals.analysis.owners import Owners, Premise, owners_in
 from flake8_weakglobals.analysis.passed_to_calls import READING_CALLS
 from flake8_weakglobals.index.project import INSTALLED_ROOTS, ModuleContext, context_for, is_python_script
@@ -91,6 +92,7 @@ def _outside_reason(
     attribute = finding.name.rpartition(".")[2] if finding.scope != "module" else None
     holder = f"{context.name}.{finding.name.partition('.')[0]}" if finding.scope in ("instance", "class") else None
     uses: list[str] = []
+    sees_what_goes = finding.sees_what_goes  # read by a walk or a position: here, or (below) elsewhere
     for other in _mentioning(scope, {name.rpartition(".")[0].rpartition(".")[2] for name in exported}):  # each module it is in
         if other == own:
             continue
@@ -110,7 +112,8 @@ def _outside_reason(
         found = references(other, tree)
         if found is None:
             continue
-        for line, use, statement in _uses_in(found, names, attribute, holder, files[other]):
+        for line, use, statement, reference in _uses_in(found, names, attribute, holder, files[other]):
+            sees_what_goes = sees_what_goes or sees_what_goes_there(found.parents.get, reference, "WeakIdList" in finding.runtime_names)
             if use is not None:
                 return f"`{_shown(other)}` line {line} uses it as {use}, which the rewrite may change", ()
             if finding.code == "WG005":
@@ -119,7 +122,7 @@ def _outside_reason(
                     "its own module", ()
                 )
             uses.append(f"use, {_shown(other)}:{line}: `{statement}`")
-    premise, callers = _premise_broken(own, context, finding, scope, files, vocabulary)
+    premise, callers = _premise_broken(own, context, finding, scope, files, vocabulary, sees_what_goes)
     if premise is not None:
         return premise, ()
     filled = _filled_from_elsewhere(path, context, finding, scope, files) if finding.fillers else None
@@ -574,14 +577,17 @@ def _type_checked(user: Optional[ast.AST], node: ast.expr, found: References) ->
 
 
 def _premise_broken(
-    own: Path, context: ModuleContext, finding: Finding, scope: Path, files: dict[Path, str], vocabulary: Vocabulary
+    own: Path, context: ModuleContext, finding: Finding, scope: Path, files: dict[Path, str], vocabulary: Vocabulary,
+    sees_what_goes: bool,
 ) -> tuple[Optional[str], list[str]]:
     """Where another module breaks what the owners shown in the container's module take on trust (the
     finding's premises): a call of a function that fills the container with what it is given passes an
     object no owner is shown for there (``registry.register(nn.GELU())``), a call drops what it makes
     (``Block("extra")`` as a statement), or the function is handed out there. What the owners shown there
     take on trust in turn (a caller's parameter, a subclass's instances) is checked the same way. Where all
-    hold, the calls checked are proof lines: each owner the other modules show."""
+    hold, the calls checked are proof lines: each owner the other modules show. Where the container is
+    read by a route that ``sees_what_goes`` (a walk, a position; any use in another module counts, as those
+    reads are not sorted), an owner there that lets go refuses it."""
     owners: dict[ast.Module, Owners] = {}
     pending = [(context.name, premise) for premise in finding.premises]
     checked: set[tuple[str, Premise]] = set()
@@ -647,9 +653,16 @@ def _premise_broken(
                 argument = argument_at(call, premise.parameter, premise.position)
                 if argument is None:
                     continue
-                owner = owners[tree].of_member(Member(argument, "item"), call.lineno)  # type: ignore[index]
+                owner = owners[tree].of_member(Member(argument, "item"), call.lineno, parts=True)  # type: ignore[index]
                 if not owner.shown:
                     return f"`{_shown(other)}` line {call.lineno} passes `{ast.unparse(argument)[:50]}` to `{premise.callee}`, which keeps it: {owner.why}", shown
+                releases = [r for r in owner.releases if r.line != call.lineno]  # the call that fills is no release
+                if releases and sees_what_goes:  # where the reads run is not followed across modules: any may come after
+                    release = releases[0]
+                    return (
+                        f"`{_shown(other)}` line {call.lineno} passes `{ast.unparse(argument)[:50]}` to `{premise.callee}`, which keeps it: "
+                        f"{owner.why}, but line {release.line} there lets go of it ({release.how}), and the container may be read after that"
+                    ), shown
                 shown.append(f"owner, {_shown(other)}:{call.lineno}: `{ast.unparse(argument)[:50]}` passed to `{premise.callee}` is {owner.why}")
                 pending.extend((other_context.name, further) for further in owner.premises)  # type: ignore[union-attr]
     return None, shown
@@ -820,10 +833,10 @@ def _listed_at(scope: Path) -> dict[Path, int]:
 
 def _uses_in(
     found: References, names: frozenset[str], attribute: Optional[str], holder: Optional[str], source: str
-) -> Iterator[tuple[int, Optional[str], str]]:
+) -> Iterator[tuple[int, Optional[str], str, ast.expr]]:
     """Each reference in another module to the container under any of ``names`` (or, given, to any
     attribute named ``attribute``), and to the object that holds it: ``(line, the use the runtime may not
-    honour or None, the statement)``. Every fill is such a use: what another module stores is not shown
+    honour or None, the statement, the reference)``. Every fill is such a use: what another module stores is not shown
     to have an owner. The holder (a class, a module-level instance) may be named freely, but not handed
     to other code, which may read it whole."""
     uses: list[tuple[int, ast.expr]] = list(found.attributes.get(attribute, [])) if attribute is not None else []
@@ -838,14 +851,14 @@ def _uses_in(
         function = enclosing_function(reference, found.parents.get) if unsafe is None and compiled else None
         if function in compiled and untraceable(reference, found.parents.get, found.names):
             unsafe = f"`{_statement(reference, found.parents)}` in `{function.name}`, {compiled[function]}, and the runtime lets a compiler trace `[]`, `get`, `in` and `len` only"  # type: ignore[union-attr,index]
-        yield reference.lineno, unsafe, _statement(reference, found.parents)
+        yield reference.lineno, unsafe, _statement(reference, found.parents), reference
     for _, reference in references_to(found, holder) if holder is not None else ():
         top = chain_top(found, reference)
         call = found.parents.get(top)
         if isinstance(call, ast.Call) and top in call.args and found.names.qualify(call.func) not in HOLDER_SAFE_CALLS:
-            yield reference.lineno, f"an argument of `{ast.unparse(call)[:60]}`, which may read the object that holds it whole", _statement(reference, found.parents)
+            yield reference.lineno, f"an argument of `{ast.unparse(call)[:60]}`, which may read the object that holds it whole", _statement(reference, found.parents), reference
         elif top is reference and _bound_elsewhere(reference, found.parents):
-            yield reference.lineno, f"a value bound to another name (`{_statement(reference, found.parents)}`), whose uses are not followed", _statement(reference, found.parents)
+            yield reference.lineno, f"a value bound to another name (`{_statement(reference, found.parents)}`), whose uses are not followed", _statement(reference, found.parents), reference
 
 
 def _bound_elsewhere(node: ast.expr, parents: dict[ast.AST, ast.AST]) -> bool:

@@ -21,10 +21,12 @@ from __future__ import annotations
 import ast
 import weakref
 from dataclasses import dataclass
-from typing import Collection, Iterator, Optional
+from typing import Callable, Collection, Iterator, Optional
 
 from ..syntax.scopes import FUNCTIONS, Scopes
 from .evidence import text
+
+Parent = Callable[[ast.AST], Optional[ast.AST]]  # a node's parent: ``Scopes.parent``, or a References' ``parents.get``
 
 #: Methods of a part that take objects out of it or put others in their place.
 _RELEASING_METHODS = frozenset({
@@ -347,10 +349,9 @@ def positional_reads(scopes: Scopes, name: str, hooks: Collection[ast.AST]) -> l
     found = []
     for node in ast.walk(scopes.module):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load) and _same_binding(scopes, node, scopes.module):
-            how = _by_position(scopes, node)
             scope = _scope_of(scopes, node)
-            if how is not None and scope not in hooks:
-                found.append(Read(node.lineno, how, scope))
+            if _by_position(scopes.parent, node) and scope not in hooks:
+                found.append(Read(node.lineno, _statement_of(scopes, node), scope))
     return found
 
 
@@ -361,7 +362,7 @@ def walking_reads(scopes: Scopes, name: str) -> list[Read]:
     found = []
     for node in ast.walk(scopes.module):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load) and _same_binding(scopes, node, scopes.module):
-            if not (_by_key(scopes, node) or _counted(scopes, node)):
+            if sees_what_goes(scopes.parent, node, listed=False):
                 found.append(Read(node.lineno, _statement_of(scopes, node), _scope_of(scopes, node)))
     return found
 
@@ -458,52 +459,56 @@ def _only_called_before(scopes: Scopes, function: ast.AST, release: Release) -> 
     )
 
 
-def _by_position(scopes: Scopes, node: ast.Name) -> Optional[str]:
-    """How a reference to a list reads an item by its position, if it does: ``X[i]``, ``X.pop()``,
+def sees_what_goes(parent: Parent, node: ast.expr, listed: bool) -> bool:
+    """Whether a reference to a container (here, or in another module: ``registry.LAYERS``) reads it by a
+    route that sees what an owner let go: a ``listed`` one by position, a keyed one by a walk."""
+    return _by_position(parent, node) if listed else not (_by_key(parent, node) or _counted(parent, node))
+
+
+def _by_position(parent: Parent, node: ast.expr) -> bool:
+    """Whether a reference to a list reads an item by its position: ``X[i]``, ``X.pop()``,
     ``X.index(m)``, or numbered or paired by it (``enumerate(X)``, ``zip(names, X)``)."""
-    parent = scopes.parent(node)
-    if isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load):
-        return _statement_of(scopes, node)
-    if isinstance(parent, ast.Attribute) and parent.value is node and parent.attr in _POSITION_METHODS:
-        return _statement_of(scopes, node)
-    if isinstance(parent, ast.Call) and node in parent.args and isinstance(parent.func, ast.Name) and parent.func.id in _NUMBERING_CALLS:
-        return _statement_of(scopes, node)
-    return None
+    above = parent(node)
+    if isinstance(above, ast.Subscript) and above.value is node and isinstance(above.ctx, ast.Load):
+        return True
+    if isinstance(above, ast.Attribute) and above.value is node and above.attr in _POSITION_METHODS:
+        return True
+    return isinstance(above, ast.Call) and node in above.args and isinstance(above.func, ast.Name) and above.func.id in _NUMBERING_CALLS
 
 
-def _by_key(scopes: Scopes, node: ast.Name) -> bool:
+def _by_key(parent: Parent, node: ast.expr) -> bool:
     """Whether a reference to a keyed container reads or writes one entry by its key: ``X[k]``,
     ``X.get(k)``, ``X.pop(k)``, ``k in X``."""
-    parent = scopes.parent(node)
-    if isinstance(parent, ast.Subscript) and parent.value is node:
+    above = parent(node)
+    if isinstance(above, ast.Subscript) and above.value is node:
         return True
-    if isinstance(parent, ast.Attribute) and parent.value is node:
-        call = scopes.parent(parent)
-        return parent.attr in _KEYED_METHODS or (parent.attr == "pop" and isinstance(call, ast.Call) and bool(call.args))
-    return isinstance(parent, ast.Compare) and node in parent.comparators and all(
-        isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops
+    if isinstance(above, ast.Attribute) and above.value is node:
+        call = parent(above)
+        return above.attr in _KEYED_METHODS or (above.attr == "pop" and isinstance(call, ast.Call) and bool(call.args))
+    return isinstance(above, ast.Compare) and node in above.comparators and all(
+        isinstance(op, (ast.In, ast.NotIn)) for op in above.ops
     )
 
 
-def _counted(scopes: Scopes, node: ast.Name) -> bool:
+def _counted(parent: Parent, node: ast.expr) -> bool:
     """Whether a reference to a container reads only how many entries it has: ``len(X)``, ``bool(X)``,
     a truth test (``if X:``, ``not X``)."""
-    parent = scopes.parent(node)
-    if isinstance(parent, ast.Call) and parent.args == [node] and isinstance(parent.func, ast.Name):
-        return parent.func.id in ("len", "bool")
-    if isinstance(parent, ast.UnaryOp):
-        return isinstance(parent.op, ast.Not)
-    if isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)):
-        return parent.test is node
-    return isinstance(parent, ast.BoolOp) and scopes.parent(parent) is not None and _tested(scopes, parent)
+    above = parent(node)
+    if isinstance(above, ast.Call) and above.args == [node] and isinstance(above.func, ast.Name):
+        return above.func.id in ("len", "bool")
+    if isinstance(above, ast.UnaryOp):
+        return isinstance(above.op, ast.Not)
+    if isinstance(above, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+        return above.test is node
+    return isinstance(above, ast.BoolOp) and parent(above) is not None and _tested(parent, above)
 
 
-def _tested(scopes: Scopes, node: ast.expr) -> bool:
+def _tested(parent: Parent, node: ast.expr) -> bool:
     """Whether a boolean operation's value is only tested (``if X and Y:``), not used."""
-    parent = scopes.parent(node)
-    if isinstance(parent, ast.BoolOp):
-        return _tested(scopes, parent)
-    return isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)) and parent.test is node or isinstance(parent, ast.UnaryOp)
+    above = parent(node)
+    if isinstance(above, ast.BoolOp):
+        return _tested(parent, above)
+    return isinstance(above, (ast.If, ast.While, ast.IfExp, ast.Assert)) and above.test is node or isinstance(above, ast.UnaryOp)
 
 
 def _statement_of(scopes: Scopes, node: ast.AST) -> str:

@@ -120,11 +120,13 @@ class Owners:
         self._globals: Optional[frozenset[str]] = None
         self._strings: dict[bool, dict[str, int]] = {}  # by ``paths_only``
 
-    def of_member(self, member: Member, line: int, container: str = "") -> Owner:
+    def of_member(self, member: Member, line: int, container: str = "", parts: bool = False) -> Owner:
         """The owner of what one fill stores weakly: the object, or each thing an iterable it is extended
         with yields (``X.extend(model.parameters())``, ``X.update(other)``: the other container's), with
-        the premises the proof leaves to the codemod."""
+        the premises the proof leaves to the codemod. With ``parts``, what is held may be any part of it
+        (an argument whose callee, in another module, keeps the modules of what it is given)."""
         self._premises, self._releases, self._container = [], [], container
+        self._path = [None] if parts else []
         owner = self._of_member(member, line)
         return Owner(owner.shown, owner.why, tuple(dict.fromkeys(self._premises)), tuple(dict.fromkeys(self._releases)))
 

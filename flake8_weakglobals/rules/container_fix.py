@@ -222,6 +222,17 @@ class FixSafety:
                     )
         return None
 
+    def sees_what_goes(self, uses: SlotUses, kind: ContainerType) -> bool:
+        """Whether the container is read, in its module, by a route that sees what an owner let go: a list
+        by position, a keyed one by a walk (``analysis/letting_go.py``). A class's or an instance's
+        container is not followed: it may be."""
+        container = _global_name(uses)
+        if not container:
+            return True
+        scopes = self.evidence.scopes
+        reads = positional_reads(scopes, container, self.evidence.hooks) if kind is ContainerType.SEQUENCE else walking_reads(scopes, container)
+        return bool(reads)
+
     def owners_proof(self, uses: SlotUses, held: list[Held], code: str) -> tuple[tuple[str, ...], tuple[Premise, ...]]:
         """What keeps each object the fix will hold weakly, a line per fill (for ``--diff``), and what that
         takes on trust from callers in other modules (for the codemod to check there)."""

@@ -225,6 +225,7 @@ class ContainerJudge:
             fillers=self._fillers(uses) if code == "WG008" and not reason else (),
             proof=(*owners, *used) if reason is None else (),
             premises=premises,
+            sees_what_goes=reason is None and bool(premises) and self.safety.sees_what_goes(uses, constructor.type),  # type: ignore[arg-type]
         )
 
     def _fillers(self, uses: SlotUses) -> tuple[str, ...]:

@@ -74,6 +74,9 @@ class Finding:
     proof: tuple[str, ...] = ()
     #: What the owners shown here take on trust from callers in other modules, which the codemod checks there.
     premises: tuple[Premise, ...] = ()
+    #: Whether its module reads it by a route that sees what an owner let go (a list by position, a keyed
+    #: container by a walk): a release where another module keeps an owner then refuses the fix.
+    sees_what_goes: bool = False
 
     @property
     def fixable(self) -> bool:
