@@ -41,7 +41,7 @@ from .call_routes import handing_decorator, strings_naming
 from .evidence import Evidence, argument_at, text
 from .framework_types import ITERATION_METHODS, MODULE, MODULE_HOOK_REGISTRARS, Vocabulary
 from .imported_kinds import Imported
-from .letting_go import Release, part_path, releases_of
+from .release_routes import Release, part_path, releases_of
 from .survey import ClassInfo, Survey, survey_module
 
 _MAX_STEPS = 8
