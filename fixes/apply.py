@@ -266,11 +266,11 @@ class Report:
 
 
 def _proof_lines(result: FileResult) -> list[str]:
-    """Each fixed container's proof: a heading naming it, then its owners and uses, indented."""
-    shown = _relative(result.path)
+    """Each fixed container's proof: a heading naming it as every other line of the run names a place
+    (``path:line:col``, the path as given, absolute ones kept whole), then its owners and uses, indented."""
     lines: list[str] = []
     for fixed in result.fixed:
-        lines.append(f"{shown}:{fixed.line}:{fixed.col + 1}: {fixed.code} {fixed.name} is rewritten because:")
+        lines.append(f"{result.path}:{fixed.line}:{fixed.col + 1}: {fixed.code} {fixed.name} is rewritten because:")
         lines.extend(f"  {step}" for step in fixed.proof or ("(the rule's own checks; no owner or use to list)",))
     return lines
 

@@ -353,6 +353,9 @@ def test_each_fix_prints_its_proof_owners_and_uses_from_every_module(tmp_path: P
     diff = fix("--diff", "--runtime", "import", "pkg", cwd=tmp_path)
     assert (diff.returncode, diff.stderr) == (1, ""), diff.stderr
     assert diff.stdout.splitlines()[:7] == [*(f"# {line}" for line in proof), "--- a/pkg/names.py"]
+    absolute = fix("--check", "--runtime", "import", str(tmp_path / "pkg" / "names.py"), cwd=tmp_path.parent)
+    heading = f"  {tmp_path / 'pkg' / 'names.py'}:3:1: WG001 NAMES is rewritten because:"  # a place to click, root kept
+    assert absolute.stdout.splitlines()[1] == heading, absolute.stdout
 
 
 def test_a_caller_that_passes_an_object_nobody_keeps_breaks_the_proof(tmp_path: Path) -> None:
