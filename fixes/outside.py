@@ -292,6 +292,10 @@ def _reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, cont
     attributes of what it found."""
     holders = {name.rpartition(".")[0] for name in names}  # the modules it is in; for a class's, the class
     attribute = finding.name.rpartition(".")[2]
+    # One attribute named by a string (``"pkg.mod.Class"`` from a configuration) reaches the container only
+    # where a string of the project names it; a sweep over every attribute reaches it anyway. Asked once,
+    # and only of a container that some module finds objects by name for.
+    by_string = functools.cache(lambda: _named_in_strings(scope, files, {name.rpartition(".")[0].rpartition(".")[2] for name in names}, attribute))
     for other in _mentioning(scope, _BY_NAME_WORDS):
         found = _by_name(other, files[other])
         blind = next(((line, how) for named, line, how in found.blind if named == attribute), None)
@@ -301,15 +305,12 @@ def _reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, cont
         named = next(((line, how) for target, line, how, _, _ in reads if target in holders), None)
         if named is not None:
             return f"`{_shown(other)}` line {named[0]} {named[1]}, which may find it where the fix cannot see"
-        # One attribute named by a string (``"pkg.mod.Class"`` from a configuration) reaches the container only
-        # where a string of the project names it; a sweep over every attribute reaches it anyway.
-        by_string = _named_in_strings(scope, files, {name.rpartition(".")[0].rpartition(".")[2] for name in names}, attribute)
         for line, how, bound, classes_only in found.found:
             if classes_only and finding.scope != "class" and not (finding.scope == "function" and "." in finding.name):
                 continue  # a class's namespace holds no module's global, nor an instance's attribute (a cached method it does)
             read = next(
                 ((read_line, read_how) for target, read_line, read_how, variable, sweep in reads
-                 if not target and variable in bound and (sweep or by_string)),
+                 if not target and variable in bound and (sweep or by_string())),
                 None,
             )
             if read is not None:
@@ -620,7 +621,7 @@ def _premise_broken(
                         calls.append(call)
                     elif isinstance(attribute.ctx, ast.Load):  # ``add = registry.add``, ``map(registry.add, ...)``
                         return f"`{_shown(other)}` line {attribute.lineno} hands `{premise.callee}`, which fills it, to other code as a value", shown
-            named = _strings_naming(tree, premise.builds or premise.position is None).get(method)  # type: ignore[arg-type]
+            named = strings_naming(tree, premise.builds or premise.position is None).get(method)  # type: ignore[arg-type]
             if named is not None:  # a class by its import path only: ``"Engine"`` alone is a label
                 return f"`{_shown(other)}` line {named} names `{premise.callee}`, which fills it, in a string: a route by which it is called with what the fix cannot see", shown
             else:
@@ -672,12 +673,6 @@ def _premise_broken(
 def _compiled(tree: ast.Module, names: Names, spelled: bool) -> dict[FunctionNode, str]:
     """The functions of another module that a compiler may trace (``compiled_regions``), once per tree."""
     return compiled_functions(tree, names, spelled)
-
-
-@functools.lru_cache(maxsize=64)
-def _strings_naming(tree: ast.Module, paths_only: bool) -> dict[str, int]:
-    """The names a module's strings spell (``call_routes.strings_naming``), once per tree for the run."""
-    return strings_naming(tree, paths_only)
 
 
 _NAMESPACE_READS = frozenset({"builtins.vars", "inspect.getmembers", "inspect.getmembers_static"})

@@ -60,9 +60,15 @@ def test_strings_that_name_a_function_whole_or_by_its_import_path() -> None:
         def build(layer: "Annotated") -> "Returned":
             getattr(REGISTRY, "add")(layer)
             log("Engine")
+            print("audit", layer)
+            logger.info("shrink")
+            warnings.warn("grow")
+            raise ValueError("explode")
+            return f"{layer}unseen"
     '''))
     found = strings_naming(tree)
     assert {"observe", "start", "add", "Engine"} <= set(found)
     assert not {"exported", "Annotated", "Returned", "remember"} & set(found)
+    assert not {"audit", "shrink", "grow", "explode", "unseen"} & set(found)  # text for people: printed, logged, raised
     assert found["add"] == 6
     assert set(strings_naming(tree, paths_only=True)) == {"observe", "start"}  # a bare ``"Engine"`` is a label

@@ -10,6 +10,7 @@ container's own module; the codemod (``fixes/outside.py``) asks it of every othe
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from typing import Iterator, Optional, Union
 
@@ -55,32 +56,72 @@ def named_by_string(node: ast.AST) -> Optional[tuple[str, bool]]:
 def strings_naming(tree: ast.Module, paths_only: bool = False) -> dict[str, int]:
     """Each name that a string constant of ``tree`` spells whole (with ``paths_only``, at the end of an
     import path: ``"pkg.models.Expert"``, not the label ``"Expert"``), with the first line that does."""
-    found: dict[str, int] = {}
+    return _names_spelled(tree)[paths_only]
+
+
+@functools.lru_cache(maxsize=64)
+def _names_spelled(tree: ast.Module) -> tuple[dict[str, int], dict[str, int]]:
+    """Both answers of ``strings_naming`` from one scan, kept per tree: the linter's owner proof and every
+    container the codemod checks ask the same modules."""
+    anywhere: dict[str, int] = {}
+    in_paths: dict[str, int] = {}
     for node in string_constants(tree):
         named = named_by_string(node)
-        if named is not None and (named[1] or not paths_only):
-            found.setdefault(named[0], node.lineno)
-    return found
+        if named is None:
+            continue
+        for found in (anywhere, in_paths) if named[1] else (anywhere,):
+            if found.get(named[0], node.lineno + 1) > node.lineno:  # the first line, in any walk order
+                found[named[0]] = node.lineno
+    return anywhere, in_paths
 
 
 def string_constants(tree: ast.Module) -> Iterator[ast.Constant]:
     """The string constants of ``tree`` that may name code: not docstrings, not the names a module
-    exports (``__all__ = [...]``), not annotations (``-> "Expert"``)."""
-    skipped = {id(node) for part in _exports_annotations_and_docstrings(tree) for node in ast.walk(part)}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and type(node.value) is str and id(node) not in skipped:
-            yield node
+    exports (``__all__ = [...]``), not annotations (``-> "Expert"``), not text written for people
+    (``print("audit", n)``, ``logger.info(...)``, ``warnings.warn(...)``, an exception's message, an
+    f-string's pieces), which no code looks up. One walk that does not enter those."""
+    pending: list[ast.AST] = [statement for statement in tree.body if not exports(statement)]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Constant):
+            if type(node.value) is str:
+                yield node
+            continue
+        if isinstance(node, ast.JoinedStr):
+            continue
+        if _shown_to_people(node):
+            continue  # its callee too: ``print``, ``logger.info``, an exception class, none spelled in a string
+        skipped = _unread_part(node)
+        pending.extend(child for child in ast.iter_child_nodes(node) if child is not skipped)
 
 
-def _exports_annotations_and_docstrings(tree: ast.Module) -> Iterator[ast.AST]:
-    yield from (statement for statement in tree.body if exports(statement))
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
-            yield node.returns
-        elif isinstance(node, (ast.arg, ast.AnnAssign)) and node.annotation is not None:
-            yield node.annotation
-        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            yield node.value  # a docstring, or a string statement: read by no code
+def _unread_part(node: ast.AST) -> Optional[ast.AST]:
+    """The part of ``node`` that no code reads as a value: an annotation, a return annotation, a docstring
+    (or any string statement)."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return node.returns
+    if isinstance(node, (ast.arg, ast.AnnAssign)):
+        return node.annotation
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+        return node.value
+    return None
+
+
+#: Calls whose arguments are text for people: ``print``, a logger's levels, ``warnings.warn``.
+_TEXT_FOR_PEOPLE = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+
+
+def _shown_to_people(node: ast.AST) -> bool:
+    """``print(...)``, ``logger.info(...)``, ``warnings.warn(...)``, or the exception a ``raise`` builds:
+    its arguments are read by people, never looked up by code."""
+    if isinstance(node, ast.Raise):
+        node = node.exc if isinstance(node.exc, ast.Call) else node
+    if not isinstance(node, ast.Call):
+        return False
+    function = node.func
+    if isinstance(function, ast.Name):
+        return function.id == "print" or (function.id[:1].isupper() and function.id.endswith(("Error", "Exception", "Warning")))
+    return isinstance(function, ast.Attribute) and function.attr in _TEXT_FOR_PEOPLE
 
 
 def exports(statement: ast.AST) -> bool:

@@ -118,7 +118,6 @@ class Owners:
         self._released: dict[tuple[ast.AST, str, bool], list[Release]] = {}
         self._container = ""  # the module global being filled: what is taken from it was owned when put there
         self._globals: Optional[frozenset[str]] = None
-        self._strings: dict[bool, dict[str, int]] = {}  # by ``paths_only``
 
     def of_member(self, member: Member, line: int, container: str = "", parts: bool = False) -> Owner:
         """The owner of what one fill stores weakly: the object, or each thing an iterable it is extended
@@ -509,7 +508,7 @@ class Owners:
             if decorator is not None:
                 return f"is handed to `@{text(decorator)}` (line {decorator.lineno})"
             simple = info.name.rpartition(".")[2]
-            named = self._named_by_strings(paths_only=True).get(simple)  # ``"Block"`` alone is a label
+            named = strings_naming(self.scopes.module, paths_only=True).get(simple)  # ``"Block"`` alone is a label
             if named is not None:
                 return f"is named by an import path at line {named}, by which it can be looked up and built"
             for mention in self.evidence.mentions_of(simple):
@@ -542,7 +541,7 @@ class Owners:
         decorator = handing_decorator(function, self.survey.names)
         if decorator is not None:
             return f"is handed to `@{text(decorator)}` (line {decorator.lineno}), which may call it"
-        named = self._named_by_strings().get(function.name)
+        named = strings_naming(self.scopes.module).get(function.name)
         if named is not None:
             return f"is named by a string at line {named}, by which it can be looked up and called"
         owner_class = self.survey.method_owner.get(function)
@@ -551,11 +550,6 @@ class Owners:
             if decorator is not None:
                 return f"is a method of `{info.name}`, which is handed to `@{text(decorator)}` (line {decorator.lineno})"
         return None
-
-    def _named_by_strings(self, paths_only: bool = False) -> dict[str, int]:
-        if paths_only not in self._strings:
-            self._strings[paths_only] = strings_naming(self.scopes.module, paths_only)
-        return self._strings[paths_only]
 
     def kept_where_built(self, call: ast.Call) -> Owner:
         """Whether what ``call`` builds is kept where it is built: bound to a name that owns it, stored on an
