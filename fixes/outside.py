@@ -34,7 +34,7 @@ from flake8_weakglobals.source.python_files import SKIPPED_DIRECTORIES
 from flake8_weakglobals.syntax.container_expressions import Member
 from flake8_weakglobals.syntax.mentions import STAR_IMPORT, Mentions
 from flake8_weakglobals.syntax.qualified_names import Names
-from flake8_weakglobals.syntax.scopes import FunctionNode, Scopes
+from flake8_weakglobals.syntax.scopes import FunctionNode, Scopes, every_statement
 
 from .references import References, chain_top, imported_names, references, references_to
 from .replaced_tensors import REPLACEMENT_SPELLINGS, replacement_sites
@@ -171,9 +171,12 @@ def _module_as_a_value(path: Path, text: str, modules: set[str]) -> Optional[str
     ``reload(m)``), binds it to another name, compares it. What it is handed to may read the container
     under any name, so no use is shown."""
     tree = _parsed(text)
-    found = references(path, tree) if tree is not None else None
+    context = context_for(path)
+    if tree is None or context is None or not _may_name_a_module(tree, context, modules, text):
+        return None  # an unparsable file: the container's own uses decide whether it refuses the fix
+    found = references(path, tree)
     if found is None:
-        return None  # the container's own uses decide whether an unparsable file refuses the fix
+        return None
     for module in sorted(modules):
         for _, reference in found.by_name.get(module, ()):
             parent = found.parents.get(reference)
@@ -183,6 +186,26 @@ def _module_as_a_value(path: Path, text: str, modules: set[str]) -> Optional[str
                     f"(`{_statement(reference, found.parents)}`), and what receives it may read the container"
                 )
     return None
+
+
+def _may_name_a_module(tree: ast.Module, context: ModuleContext, modules: set[str], text: str) -> bool:
+    """Whether a module can name one of ``modules`` at all: it imports it, something in it, a package above
+    it (``import pkg`` reaches ``pkg.state``), or anything with a star, or spells one's dotted name in a string
+    (``sys.modules["pkg.state"]``). Most modules that share a word with it (``logger.debug`` beside
+    ``pkg.debug``) do none of these, and are not walked whole for references."""
+    if any(module in text for module in modules):
+        return True
+    for statement in every_statement(tree.body):
+        if isinstance(statement, ast.Import):
+            imported = [alias.name for alias in statement.names]
+        elif isinstance(statement, ast.ImportFrom):
+            source = context.absolute("." * statement.level + (statement.module or ""))
+            imported = [source if alias.name == "*" else f"{source}.{alias.name}" for alias in statement.names]
+        else:
+            continue
+        if any(module == name or module.startswith(f"{name}.") or name.startswith(f"{module}.") for name in imported for module in modules):
+            return True
+    return False
 
 
 def _exported_as(scope: Path, files: dict[Path, str], module: str, name: str) -> frozenset[str]:
@@ -256,6 +279,9 @@ _BY_NAME_WORDS = frozenset(
     "getattr vars dir __dict__ getmembers getmembers_static import_module __import__ iter_modules "
     "walk_packages get_objects __subclasses__ __mro__ __bases__ getmro modules".split()
 )
+#: The identifiers of ``_BY_NAME_WORDS`` that find objects by no name (``_finds_by_name``): a module that
+#: spells none of them reads by name only what it names itself.
+_FINDING_WORDS = frozenset("import_module __import__ get_objects __subclasses__ __mro__ __bases__ getmro modules getmembers getmembers_static".split())
 _MODULES_BY_NAME = frozenset({"importlib.import_module", "builtins.__import__", "gc.get_objects", "inspect.getmro", "inspect.getmodule"})
 #: What a class reaches that no name shows: its bases, any class at all (``type(obj).__mro__``).
 _CLASSES_REACHED = frozenset({"__mro__", "__bases__"})
@@ -296,7 +322,12 @@ def _reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, cont
     # where a string of the project names it; a sweep over every attribute reaches it anyway. Asked once,
     # and only of a container that some module finds objects by name for.
     by_string = functools.cache(lambda: _named_in_strings(scope, files, {name.rpartition(".")[0].rpartition(".")[2] for name in names}, attribute))
+    # A module reads the container by name only if it spells its name (a constant ``getattr``), a module
+    # that holds it (a computed ``getattr`` of that module), or a way to find objects by no name at all.
+    relevant = {attribute, *(holder.rpartition(".")[2] for holder in holders), *_FINDING_WORDS}
     for other in _mentioning(scope, _BY_NAME_WORDS):
+        if not any(_spells(scope, other, word) for word in relevant):
+            continue
         found = _by_name(other, files[other])
         blind = next(((line, how) for named, line, how in found.blind if named == attribute), None)
         if blind is not None:

@@ -72,6 +72,8 @@ def batch(paths: Sequence[Path]) -> Iterator[Batch]:
         _FREEZING = previously_freezing
 
 
+#: Young objects below which ``settle_survivors`` leaves them for a later file's pass.
+_SETTLED_AT_LEAST = 20_000
 _FREEZING = False  # whether the batch open may freeze what a file's check leaves (and unfreezes it at its end)
 
 
@@ -81,8 +83,9 @@ def settle_survivors() -> None:
     The survivors are the run's caches of other modules' trees and references (the codemod's questions about
     uses elsewhere keep them), millions of nodes without cycles that every later pass of the collector
     would rescan: ``--check`` over torch spent two fifths of its CPU time there. Outside a batch (per-file
-    flake8, a caller's own process) nothing is frozen."""
-    if _CURRENT is not None and _FREEZING:
+    flake8, a caller's own process) nothing is frozen. A check that left few young objects (most files:
+    nothing to ask of other modules) is not worth a pass: they wait for the next file's."""
+    if _CURRENT is not None and _FREEZING and gc.get_count()[0] >= _SETTLED_AT_LEAST:
         gc.collect(0)
         gc.freeze()
 
