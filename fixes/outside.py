@@ -188,6 +188,12 @@ def _module_as_a_value(path: Path, text: str, modules: set[str]) -> Optional[str
     return None
 
 
+def _quoted(text: str, name: str) -> bool:
+    """Whether ``text`` has a string that may spell ``name`` whole or at the end of a path (``"name"``,
+    ``'pkg.mod:name'``): a text search before the module's strings are read (``strings_naming``)."""
+    return re.search(rf"[\"'](?:[\w.]*[.:])?{re.escape(name)}[\"']", text) is not None
+
+
 def _may_name_a_module(tree: ast.Module, context: ModuleContext, modules: set[str], text: str) -> bool:
     """Whether a module can name one of ``modules`` at all: it imports it, something in it, a package above
     it (``import pkg`` reaches ``pkg.state``), or anything with a star, or spells one's dotted name in a string
@@ -639,12 +645,14 @@ def _premise_broken(
                 continue
             other_context = context_for(other) if other != own or module != context.name else None
             tree = _parsed(files[other]) if other_context is not None else None
-            found = references(other, tree) if tree is not None else None
-            if found is None:
+            if tree is None or other_context is None:
                 continue
+            # its references are walked only where it can name the function (or, for a method, its module)
+            callable_here = other_context.name == module or _may_name_a_module(tree, other_context, {module} if owner_class else set(exported), files[other])
+            found = references(other, tree) if callable_here else None
             calls: list[ast.Call] = []
             if owner_class:  # a method: its calls, whatever the receiver, in a module that imports that one
-                if not any(name.startswith(module) for name in found.by_name) and other_context.name != module:  # type: ignore[union-attr]
+                if found is None:
                     continue
                 for _, attribute in found.attributes.get(method, []):
                     call = found.parents.get(attribute)
@@ -652,10 +660,10 @@ def _premise_broken(
                         calls.append(call)
                     elif isinstance(attribute.ctx, ast.Load):  # ``add = registry.add``, ``map(registry.add, ...)``
                         return f"`{_shown(other)}` line {attribute.lineno} hands `{premise.callee}`, which fills it, to other code as a value", shown
-            named = strings_naming(tree, premise.builds or premise.position is None).get(method)  # type: ignore[arg-type]
+            named = strings_naming(tree, premise.builds or premise.position is None).get(method) if _quoted(files[other], method) else None
             if named is not None:  # a class by its import path only: ``"Engine"`` alone is a label
                 return f"`{_shown(other)}` line {named} names `{premise.callee}`, which fills it, in a string: a route by which it is called with what the fix cannot see", shown
-            else:
+            elif found is not None:
                 for name in exported:
                     for _, reference in references_to(found, name):
                         if isinstance(found.parents.get(reference), ast.Attribute):
