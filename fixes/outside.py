@@ -231,6 +231,8 @@ def _exported_as(scope: Path, files: dict[Path, str], module: str, name: str) ->
                 continue  # ``from .names import X`` spells the module it imports from
             if not _spells(scope, other, source_name) and not STAR_IMPORT.search(files[other]):
                 continue
+            if not re.search(rf"(?m)^from\s+[\w.]*\b{re.escape(module_word)}\s+import\b", files[other]):
+                continue  # no module-level ``from ...{module_word} import`` to read
             tree = _parsed(files[other])
             other_context = context_for(other)
             if tree is None or other_context is None:
@@ -490,8 +492,11 @@ def _swept_name(name: ast.expr, scopes: Scopes, names: Names) -> bool:
 def _named_in_strings(scope: Path, files: dict[Path, str], modules: set[str], word: str) -> bool:
     """Whether a string of the project names ``word`` as an attribute of one of ``modules`` (a
     configuration's ``"pkg.mod.NAME"`` or ``"pkg.mod:NAME"``), outside docstrings and ``__all__``."""
-    return any(f"{module}.{word}" in spelled or f"{module}:{word}" in spelled for path in _mentioning(scope, {word})
-               for spelled in _strings(path, files[path]) for module in modules)
+    spellings = [f"{module}{separator}{word}" for module in modules for separator in ".:"]
+    return any(
+        spelling in spelled for path in _mentioning(scope, {word}) if any(spelling in files[path] for spelling in spellings)
+        for spelled in _strings(path, files[path]) for spelling in spellings
+    )
 
 
 @functools.lru_cache(maxsize=_MAX_FILES)
