@@ -62,6 +62,8 @@ FILL = "def fill(model: nn.Module):\n    for name, p in model.named_parameters()
         # the number's branch is no use of the map: the check that rules it out answers the same after the fix
         "def scale(table, m):\n    if isinstance(table, (dict, Mapping)):\n        return table.get(m, 1.0)\n    return float(table)\n"
         "def g(m: nn.Module):\n    return scale(names, m), scale(0.5, m)\n",
+        # a layer's sizes and settings are numbers: a value read from them refers nowhere back to the key
+        "def g(m: nn.Linear):\n    names[m] = (m.in_features, m.out_features)\n",
     ],
 )
 def test_uses_the_runtime_honours_are_fixed(use: str) -> None:
@@ -100,6 +102,7 @@ def test_uses_the_runtime_honours_are_fixed(use: str) -> None:
         ("def g(p: nn.Parameter):\n    names[p] = p.norm()\n", "refers to its own key (`p.norm()`"),
         ("def g(p: nn.Parameter):\n    names[p] = lambda: p\n", "refers to its own key (`lambda: p`"),
         ("def g(p: nn.Parameter):\n    names[p] = (p, 1)\n", "refers to its own key (`p`"),
+        ("def g(m: nn.Linear):\n    names[m] = m.forward\n", "refers to its own key (`m.forward`"),
         ("other = names = {}\n", "bound together with `other`"),
         ("def g():\n    return copy.copy(names)\n", "its copy `copy.copy(names)` is no plain container either, and it is returned"),
         ("def g():\n    snapshot = names.copy()\n    torch.save(snapshot, 'f')\n", "its copy `names.copy()` is no plain container either, and it is serialized"),

@@ -48,9 +48,14 @@ _DETACHING_METHODS = frozenset(
     "detach tolist item numel dim size data_ptr element_size nelement stride storage_offset is_contiguous "
     "get_device new_zeros new_ones new_empty new_full new_tensor state_dict".split()
 )
-#: ``module.weight`` / ``module.bias``: a parameter, which does not refer back to the module that owns it.
+#: ``module.weight`` / ``module.bias``: a parameter, which does not refer back to the module that owns it; the
+#: sizes and settings torch's layers keep (``module.in_features``): numbers, strings and tuples of them.
 _DETACHING_ATTRIBUTES = frozenset(
-    "grad data shape dtype device ndim requires_grad is_leaf __name__ __qualname__ training layout weight bias".split()
+    "grad data shape dtype device ndim requires_grad is_leaf __name__ __qualname__ training layout weight bias "
+    "in_features out_features in_channels out_channels kernel_size padding dilation groups padding_mode "
+    "num_embeddings embedding_dim padding_idx normalized_shape eps momentum num_features affine "
+    "track_running_stats elementwise_affine inplace embed_dim num_heads head_dim hidden_size input_size "
+    "num_layers batch_first bidirectional".split()
 )
 _HOLDING_CALLS = frozenset({"partial", "tuple", "list", "set", "frozenset", "dict", "MethodType", "namedtuple"})
 #: Calls that may see a module-level instance without taking the container it holds anywhere.
