@@ -4,7 +4,8 @@
 
 Every walk of a tree goes through ``ast.walk`` or ``Scopes.index_parts``, every parse through
 ``ast.parse``, every summary through the index's ``summarize``, every scope index through ``Scopes``, and
-every search of the project for the names a function goes by through ``outside._exported_as``:
+every search of the project for the names a function goes by through ``outside._exported_as``, every
+other module walked whole for its references through ``outside.references``:
 each is wrapped to count, in a fresh interpreter so that no cache of an earlier run makes one look cheap.
 Used by ``test_index_structure.py``: counts, unlike seconds, do not depend on the machine.
 """
@@ -36,6 +37,7 @@ def count(tree: str) -> dict[str, Any]:
     indexed: collections.Counter[ast.Module] = collections.Counter()  # the trees kept: no address is reused
     index_parts, summarize, scopes_init = scopes.Scopes.index_parts, project.summarize, scopes.Scopes.__init__
     exported_as, name_lookups = outside._exported_as, [0]
+    references, referenced = outside.references, collections.Counter()
 
     def walk(node: ast.AST) -> Iterator[ast.AST]:
         for found in _WALK(node):
@@ -63,7 +65,12 @@ def count(tree: str) -> dict[str, Any]:
         name_lookups[0] += 1
         return exported_as(*arguments)
 
+    def counted_references(path: Any, tree: ast.Module) -> Any:
+        referenced[os.path.basename(path)] += 1
+        return references(path, tree)
+
     ast.walk, ast.parse = walk, parse  # type: ignore[assignment]
+    outside.references = counted_references  # type: ignore[assignment]
     outside._exported_as = counted_exported_as  # type: ignore[assignment]
     scopes.Scopes.index_parts, scopes.Scopes.__init__ = counted_index_parts, counted_scopes  # type: ignore[method-assign]
     project.summarize = counted_summarize  # type: ignore[assignment]
@@ -79,6 +86,7 @@ def count(tree: str) -> dict[str, Any]:
         "most_indexes_of_one_tree": max(indexed.values(), default=0),
         "indexes": sum(indexed.values()),
         "name_lookups": name_lookups[0],  # the names a container or a filling function goes by, found in the project
+        "walked_for_references": sorted(referenced),  # other modules' file names
     }
 
 

@@ -115,3 +115,48 @@ def test_a_module_imported_by_one_that_sorts_after_it_is_parsed_once(tmp_path: P
     counts = counted(package)
     assert counts["summaries"] >= 2, counts  # the questions were asked
     assert counts["most_parses_of_one_text"] == 1, counts
+
+
+DEBUG_STATE = """from torch import nn
+
+NAMES = {}
+
+
+def initialize(model: nn.Module) -> None:
+    for name, module in model.named_modules():
+        NAMES[module] = name
+"""
+CALLER = """from torch import nn
+
+from pkg import debug
+
+MODEL = nn.Linear(2, 2)
+debug.initialize(MODEL)
+"""
+BYSTANDER = """import logging
+
+logger = logging.getLogger(__name__)
+
+
+def initialize(debug: bool = False) -> None:
+    logger.debug("initialize %s", debug)
+"""
+
+
+def test_modules_that_only_share_a_word_with_the_container_are_not_walked(tmp_path: Path) -> None:
+    """DeepSpeed's ``utils/debug.py`` shape: the container's module is ``pkg.debug`` and its filling
+    function ``initialize``, words that many modules spell (``logger.debug``, their own ``initialize``).
+    Only a module that can name ``pkg.debug`` (by an import of it, of a package above it, a star, or a
+    string spelling it) is walked whole for references: over torch, DeepSpeed and transformers, the
+    other modules cost the check a second."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'words'\n")
+    (package / "__init__.py").write_text("")
+    (package / "debug.py").write_text(DEBUG_STATE)
+    (package / "main.py").write_text(CALLER)
+    for index in range(8):
+        (package / f"bystander_{index}.py").write_text(BYSTANDER)
+    counts = counted(package)
+    assert counts["status"] == 1, counts  # the container would be fixed: its questions were all asked
+    assert counts["walked_for_references"] == ["main.py"], counts
