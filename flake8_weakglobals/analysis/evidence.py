@@ -665,11 +665,23 @@ class Evidence:
         hook = self.hooks.get(function)
         if hook is not None and position == hook.position:
             return Obj(hook.kind, f"`{parameter.arg}` of a hook registered with `{hook.registrar}`", hook.line)
+        if hook is not None and hook.kind == MODULE and position > hook.position >= 0:
+            return self._seen_by_a_module_hook(function, parameter, position, hook)
         called = self.from_call_sites(function, parameter, position)
         if called is not None or isinstance(function, ast.Lambda):
             return called
         used = _module_method_called(function, lambda receiver: isinstance(receiver, ast.Name) and receiver.id == parameter.arg, self._mentions)
         return Obj(MODULE, f"`{parameter.arg}.{used[0]}()` is called", used[1]) if used else None
+
+    def _seen_by_a_module_hook(self, function: FunctionNode | ast.Lambda, parameter: ast.arg, position: int, hook: Hook) -> Value:
+        """What a module hook is handed after the module: the forward's output (the last parameter of a
+        forward hook), a tensor; its inputs, or the gradients of a backward hook, a tuple of tensors. What
+        the hook stores of them stays alive with the activations' autograd graph."""
+        why = f"`{parameter.arg}` of a hook registered with `{hook.registrar}`"
+        last = position == len(function_parameters(function)) - 1
+        if last and "forward_hook" in hook.registrar and "pre" not in hook.registrar:
+            return Obj(TENSOR, why, hook.line, iterates=TENSOR)  # or a tuple of them (an LSTM's): ``output[0]``
+        return Seq(Obj(TENSOR, why, hook.line))
 
     def from_call_sites(self, function: FunctionNode | ast.Lambda, parameter: ast.arg, position: int) -> Value:
         """``_warn_once(self)`` from a module's ``forward``: a module-level function's parameter is what

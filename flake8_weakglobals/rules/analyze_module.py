@@ -18,7 +18,7 @@ from ..analysis.imported_kinds import Imported
 from ..analysis.survey import Survey, survey_module
 from ..analysis.uses import UseClassifier, collect
 from ..index.project import ModuleContext
-from ..syntax.scopes import Scopes
+from ..syntax.scopes import COMPOUND, Scopes, nested_blocks
 from .caches import judge_cache, judge_kept_by_cache
 from .containers import ContainerJudge
 from .finalizers import judge_finalizers
@@ -65,12 +65,13 @@ def _hooks(calls: list[ast.Call], scopes: Scopes, survey: Survey) -> dict[ast.AS
         if isinstance(hook, ast.Call) and survey.names.qualify(hook.func) == "functools.partial" and hook.args:
             bound_first = len(hook.args) - 1 if not any(isinstance(a, ast.Starred) for a in hook.args) else -1
             hook = hook.args[0] if bound_first >= 0 else None
-        if isinstance(hook, ast.Lambda):
+        if isinstance(hook, ast.Call) and isinstance(hook.func, ast.Name):  # ``save_output(name)``: a closure factory
+            factory = _defined(hook.func, scopes)
+            hook = _returned_function(factory) if isinstance(factory, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+        if isinstance(hook, ast.Lambda) or isinstance(hook, (ast.FunctionDef, ast.AsyncFunctionDef)):
             function = hook
         elif isinstance(hook, ast.Name):
-            resolved = scopes.resolve(hook.id, call)
-            definitions = [binding.node for binding in resolved[1] if binding.how == "def"] if resolved else []
-            function = definitions[0] if len(definitions) == 1 else None
+            function = _defined(hook, scopes)
         elif isinstance(hook, ast.Attribute) and isinstance(hook.value, ast.Name):
             owner = next((info for info in survey.classes.values() if hook.attr in info.methods), None)
             function = owner.methods[hook.attr] if owner is not None else None
@@ -78,3 +79,27 @@ def _hooks(calls: list[ast.Call], scopes: Scopes, survey: Survey) -> dict[ast.AS
             bound = function in survey.method_owner and function not in survey.unbound_methods
             hooks[function] = Hook((1 if bound else 0) + bound_first, kind, call.lineno, registrar, call)
     return hooks
+
+
+def _defined(name: ast.Name, scopes: Scopes) -> Optional[ast.AST]:
+    """The one ``def`` that binds ``name`` where it is used."""
+    resolved = scopes.resolve(name.id, name)
+    definitions = [binding.node for binding in resolved[1] if binding.how == "def"] if resolved else []
+    return definitions[0] if len(definitions) == 1 else None
+
+
+def _returned_function(factory: ast.FunctionDef | ast.AsyncFunctionDef) -> Optional[ast.AST]:
+    """What a hook factory returns, when every ``return`` of its own gives one function it defines (``def
+    hook(...): ...; return hook``) or one lambda: the hook each call of the factory makes."""
+    nested = {statement.name: statement for statement in factory.body if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    returned: list[Optional[ast.AST]] = []
+    pending = [factory.body]
+    while pending:  # its own statements: not those of the functions it defines
+        for statement in pending.pop():
+            if type(statement) in COMPOUND:
+                pending.extend(nested_blocks(statement))
+            if not isinstance(statement, ast.Return):
+                continue
+            value = statement.value
+            returned.append(nested.get(value.id) if isinstance(value, ast.Name) else value if isinstance(value, ast.Lambda) else None)
+    return returned[0] if returned and all(found is not None and found is returned[0] for found in returned) else None

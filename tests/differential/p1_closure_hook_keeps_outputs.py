@@ -1,6 +1,6 @@
 """Ownership: a forward hook made by a closure factory appends each output it sees to a module-level list,
 the only owner of those tensors; the list is read after the forward pass."""
-# expect: refused: no owner is shown
+# expect: refused: no owner is shown | an argument of a hook registered
 import torch
 from torch import nn
 
