@@ -34,7 +34,7 @@ from flake8_weakglobals.source.python_files import SKIPPED_DIRECTORIES
 from flake8_weakglobals.syntax.container_expressions import Member
 from flake8_weakglobals.syntax.mentions import STAR_IMPORT, Mentions
 from flake8_weakglobals.syntax.qualified_names import Names
-from flake8_weakglobals.syntax.scopes import FunctionNode, Scopes, every_statement
+from flake8_weakglobals.syntax.scopes import FunctionNode, Scopes, every_statement, module_level
 
 from .references import References, chain_top, imported_names, references, references_to
 from .replaced_tensors import REPLACEMENT_SPELLINGS, replacement_sites
@@ -231,13 +231,13 @@ def _exported_as(scope: Path, files: dict[Path, str], module: str, name: str) ->
                 continue  # ``from .names import X`` spells the module it imports from
             if not _spells(scope, other, source_name) and not STAR_IMPORT.search(files[other]):
                 continue
-            if not re.search(rf"(?m)^from\s+[\w.]*\b{re.escape(module_word)}\s+import\b", files[other]):
-                continue  # no module-level ``from ...{module_word} import`` to read
+            if not re.search(rf"(?m)^[ \t]*from\s+[\w.]*\b{re.escape(module_word)}\s+import\b", files[other]):
+                continue  # no ``from ...{module_word} import`` to read
             tree = _parsed(files[other])
             other_context = context_for(other)
             if tree is None or other_context is None:
                 continue
-            for statement in tree.body:
+            for statement in module_level(tree.body):  # ``try: from .table import X``, ``if ...:`` too
                 if not isinstance(statement, ast.ImportFrom):
                     continue
                 imported_from = other_context.absolute("." * statement.level + (statement.module or ""))

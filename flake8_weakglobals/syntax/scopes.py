@@ -195,6 +195,17 @@ def every_statement(body: list[ast.stmt]) -> Iterator[ast.stmt]:
                 pending.extend(nested_blocks(statement))
 
 
+def module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements that run in the module's own namespace: its body, and the blocks of its ``if``,
+    ``try``, ``with`` and loops at any depth (``try: from .table import X``), not function or class bodies."""
+    pending = [body]
+    while pending:
+        for statement in pending.pop():
+            yield statement
+            if type(statement) in COMPOUND:
+                pending.extend(nested_blocks(statement))
+
+
 def first_line(statement: ast.stmt) -> int:
     """Where a statement's text starts: its first decorator, if it has any."""
     decorators = getattr(statement, "decorator_list", None)
