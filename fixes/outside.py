@@ -30,7 +30,7 @@ from flake8_weakglobals.index.project import INSTALLED_ROOTS, ModuleContext, con
 from flake8_weakglobals.rules.analyze_module import TORCH_ONLY
 from flake8_weakglobals.rules.container_fix import HOLDER_SAFE_CALLS, LIST_API, MAP_API, SET_API
 from flake8_weakglobals.rules.findings import Finding
-from flake8_weakglobals.source.python_files import SKIPPED_DIRECTORIES
+from flake8_weakglobals.source.python_files import SKIPPED_DIRECTORIES, SourceError, read_source
 from flake8_weakglobals.syntax.container_expressions import Member
 from flake8_weakglobals.syntax.mentions import STAR_IMPORT, Mentions
 from flake8_weakglobals.syntax.qualified_names import Names
@@ -815,7 +815,7 @@ def _texts(scope: Path) -> Optional[dict[Path, str]]:
     that fixes many files checks each container against the same tree."""
     texts: dict[Path, str] = {}
     for directory, subdirectories, files in os.walk(scope):
-        subdirectories[:] = sorted(d for d in subdirectories if d not in SKIPPED_DIRECTORIES and not d.startswith("."))
+        subdirectories[:] = sorted(d for d in subdirectories if not d.startswith(".") and (d not in SKIPPED_DIRECTORIES or _subpackage(directory, d)))
         real_directory = os.path.realpath(directory)  # once per directory: each component costs a system call
         for name in sorted(files):
             if not name.endswith(".py") and ("." in name or not is_python_script(Path(directory) / name)):
@@ -827,10 +827,16 @@ def _texts(scope: Path) -> Optional[dict[Path, str]]:
             if not candidate.is_file():
                 continue  # a FIFO would block the read forever; a dangling link has nothing to read
             try:
-                texts[candidate] = candidate.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+                texts[candidate] = read_source(candidate).text  # as Python decodes it: a coding cookie, a BOM
+            except SourceError:
                 continue  # not Python we could import either
     return texts
+
+
+def _subpackage(directory: str, name: str) -> bool:
+    """``trainer/dist/``: a package inside a package, code an import reaches, whatever its name; a ``build/``
+    or ``dist/`` beside the project's packages holds copies, which ``_texts`` skips."""
+    return os.path.isfile(os.path.join(directory, name, "__init__.py")) and os.path.isfile(os.path.join(directory, "__init__.py"))
 
 
 def _spells(scope: Path, path: Path, word: str) -> bool:

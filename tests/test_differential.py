@@ -162,8 +162,13 @@ def _text(program: Program, main: Path) -> str:
     """What the codemod may rewrite: the file, or every module of a directory program, each under its name
     (the container may live beside ``main.py``, as a cached function called from ``main.py`` does)."""
     if not program.source.is_dir():
-        return main.read_text(encoding="utf-8")
-    return "".join(f"# --- {path.relative_to(main.parent)}\n{path.read_text(encoding='utf-8')}" for path in _files(program, main))
+        return _read(main)
+    return "".join(f"# --- {path.relative_to(main.parent)}\n{_read(path)}" for path in _files(program, main))
+
+
+def _read(path: Path) -> str:
+    """A module's text for comparison, whatever its encoding (a program may have a latin-1 module)."""
+    return path.read_bytes().decode("utf-8", "surrogateescape")
 
 
 def _files(program: Program, main: Path) -> list[Path]:
