@@ -84,6 +84,13 @@ def _outside_reason(
     top, dot, rest = finding.name.partition(".")  # ``Registry.cache``: the class goes by the names, the attribute with it
     exported = _exported_as(scope, files, context.name, top)
     names = frozenset(f"{name}{dot}{rest}" for name in exported)
+    attribute_name = finding.name.rpartition(".")[2]
+    spelled = _named_in_strings(scope, files, {name.rpartition(".")[0].rpartition(".")[2] for name in names}, attribute_name)
+    if spelled is not None:
+        return (
+            f"`{_shown(spelled[0])}` line {spelled[1]} names it in a string (`{spelled[2][:60]!r}`), a route by which "
+            "code reaches it that no reference shows"
+        ), ()
     dynamic = _reached_by_name(scope, files, finding, context, names)
     if dynamic is not None:
         return dynamic, ()
@@ -327,9 +334,8 @@ def _reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, cont
     holders = {name.rpartition(".")[0] for name in names}  # the modules it is in; for a class's, the class
     attribute = finding.name.rpartition(".")[2]
     # One attribute named by a string (``"pkg.mod.Class"`` from a configuration) reaches the container only
-    # where a string of the project names it; a sweep over every attribute reaches it anyway. Asked once,
-    # and only of a container that some module finds objects by name for.
-    by_string = functools.cache(lambda: _named_in_strings(scope, files, {name.rpartition(".")[0].rpartition(".")[2] for name in names}, attribute))
+    # where a string of the project names it, which ``_outside_reason`` refuses first; a sweep over every
+    # attribute reaches it anyway.
     # A module reads the container by name only if it spells its name (a constant ``getattr``), a module
     # that holds it (a computed ``getattr`` of that module), or a way to find objects by no name at all.
     relevant = {attribute, *(holder.rpartition(".")[2] for holder in holders), *_FINDING_WORDS}
@@ -349,7 +355,7 @@ def _reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, cont
                 continue  # a class's namespace holds no module's global, nor an instance's attribute (a cached method it does)
             read = next(
                 ((read_line, read_how) for target, read_line, read_how, variable, sweep in reads
-                 if not target and variable in bound and (sweep or by_string())),
+                 if not target and variable in bound and sweep),
                 None,
             )
             if read is not None:
@@ -489,21 +495,25 @@ def _swept_name(name: ast.expr, scopes: Scopes, names: Names) -> bool:
     return False
 
 
-def _named_in_strings(scope: Path, files: dict[Path, str], modules: set[str], word: str) -> bool:
-    """Whether a string of the project names ``word`` as an attribute of one of ``modules`` (a
-    configuration's ``"pkg.mod.NAME"`` or ``"pkg.mod:NAME"``), outside docstrings and ``__all__``."""
+def _named_in_strings(scope: Path, files: dict[Path, str], modules: set[str], word: str) -> Optional[tuple[Path, int, str]]:
+    """Where a string of the project names ``word`` as an attribute of one of ``modules`` (a configuration's
+    ``"pkg.mod.NAME"`` or ``"pkg.mod:NAME"``, ``pkgutil.resolve_name``'s, ``operator.attrgetter``'s
+    ``"mod.NAME"``), outside docstrings, ``__all__`` and text for people: the file, the line and the string."""
     spellings = [f"{module}{separator}{word}" for module in modules for separator in ".:"]
-    return any(
-        spelling in spelled for path in _mentioning(scope, {word}) if any(spelling in files[path] for spelling in spellings)
-        for spelled in _strings(path, files[path]) for spelling in spellings
-    )
+    for path in _mentioning(scope, {word}):
+        if not any(spelling in files[path] for spelling in spellings):
+            continue
+        for spelled, line in _strings(path, files[path]):
+            if any(spelling in spelled for spelling in spellings):
+                return path, line, spelled
+    return None
 
 
 @functools.lru_cache(maxsize=_MAX_FILES)
-def _strings(path: Path, text: str) -> tuple[str, ...]:
-    """The module's string constants that may name code (``call_routes.string_constants``)."""
+def _strings(path: Path, text: str) -> tuple[tuple[str, int], ...]:
+    """The module's string constants that may name code (``call_routes.string_constants``), with their lines."""
     tree = _parsed(text)
-    return tuple(node.value for node in string_constants(tree)) if tree is not None else ()
+    return tuple((node.value, node.lineno) for node in string_constants(tree)) if tree is not None else ()
 
 
 def _this_module(expr: Optional[ast.AST], names: Names) -> bool:

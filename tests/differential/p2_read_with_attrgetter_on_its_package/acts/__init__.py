@@ -1,0 +1,2 @@
+"""Activation bookkeeping."""
+from . import table  # noqa: F401
