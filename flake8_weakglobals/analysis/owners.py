@@ -275,6 +275,9 @@ class Owners:
             return Owner(True, f"the local `{name.id}` of `{scope.name}`, the program's entry point, run once, whose locals live until it ends")
         if isinstance(scope, FUNCTIONS) and binding.how == "value":
             kept = self._handed_on(scope, name.id)
+            again = self._bound_again(scope, name.id) if kept is not None else None
+            if again is not None:
+                return _missing(f"`{name.id}` is a local of `{scope.name}` that {again}, and `{scope.name}` {kept}: only the last object it held")
             if kept is not None:
                 return Owner(True, f"the local `{name.id}`, which `{scope.name}` {kept}")
         where = f"`{scope.name}`" if isinstance(scope, FUNCTIONS) else "its scope"
@@ -615,6 +618,20 @@ class Owners:
     def _rebound(self, function: FunctionNode, name: str) -> Optional[str]:
         """How ``name`` in ``function`` is bound again, or run again: more than once, in a loop, or in a
         function called more than once or in a loop."""
+        again = self._bound_again(function, name)
+        if again is not None:
+            return again
+        calls = [c for c in self.evidence.calls_of(function.name) if self.scopes.resolve(function.name, c) is not None]
+        if len(calls) > 1:
+            return f"lives in `{function.name}`, which line {calls[1].lineno} calls again"
+        if calls and self._in_loop(calls[0], self.scopes.module):
+            return f"lives in `{function.name}`, called in a loop at line {calls[0].lineno}"
+        return None
+
+    def _bound_again(self, function: FunctionNode, name: str) -> Optional[str]:
+        """How ``name`` is bound again within one run of ``function``: more than once, or in a loop. What it
+        held before is then kept by nothing the function hands on (``layer = nn.Linear(...)`` in a loop,
+        only the last of which is returned)."""
         binds = [node for node in ast.walk(function) if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)]
         converted = [node for node in binds if self._converted(node)]
         if converted and len(binds) - len(converted) == 1:
@@ -627,11 +644,6 @@ class Owners:
             return f"is bound {len(binds)} times"
         if binds and self._in_loop(binds[0], function):
             return f"is bound in a loop (line {binds[0].lineno})"
-        calls = [c for c in self.evidence.calls_of(function.name) if self.scopes.resolve(function.name, c) is not None]
-        if len(calls) > 1:
-            return f"lives in `{function.name}`, which line {calls[1].lineno} calls again"
-        if calls and self._in_loop(calls[0], self.scopes.module):
-            return f"lives in `{function.name}`, called in a loop at line {calls[0].lineno}"
         return None
 
     def _converted(self, bound: ast.Name) -> bool:
