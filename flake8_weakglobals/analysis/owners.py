@@ -339,7 +339,7 @@ class Owners:
         (``return layer``), or stores it on an object or in a global (``self.layer = layer``)."""
         owner_class = self.survey.method_owner.get(function)
         for node in ast.walk(function):
-            if isinstance(node, ast.Return) and isinstance(node.value, ast.Name) and node.value.id == name:
+            if isinstance(node, ast.Return) and name in _returned_names(node, function):
                 if owner_class is not None and function.name == "__new__":  # its callers build the class
                     built = [(info, call) for info in self._builders(owner_class) for call in self.evidence.calls_of(info.name)]
                     if any(not self.kept_where_built(call).shown for _, call in built):
@@ -585,13 +585,6 @@ class Owners:
                 return Owner(True, f"stored as `{text(targets[0])}`")
             named = next((target for target in targets if isinstance(target, ast.Name)), None)
             if named is not None:
-                scope = next(self.scopes.chain(named))
-                read = next((
-                    node for node in ast.walk(scope) if isinstance(node, ast.Name) and node.id == named.id
-                    and isinstance(node.ctx, ast.Load) and (node.lineno, node.col_offset) > (call.lineno, call.col_offset)
-                ), None)
-                if read is not None and not isinstance(scope, ast.Module) and not self._in_loop(named, scope):
-                    return Owner(True, f"bound to `{named.id}`, which is read again at line {read.lineno}: what happens to it then is that function's")
                 return self._of_name(named, call.lineno, 1)
         return _missing(f"`{text(call)[:60]}` is not bound, stored or returned where it is built, so nothing is shown to keep it")
 
@@ -640,11 +633,25 @@ class Owners:
             built = self.evidence.of(assignment.value) if isinstance(assignment, ast.Assign) else None
             if getattr(built, "kind", None) == MODULE:
                 binds = [first]  # ``model = model.half()`` binds the same module again
-        if len(binds) > 1:
+        if any(not self._exclusive(first, second) for index, first in enumerate(binds) for second in binds[index + 1:]):
             return f"is bound {len(binds)} times"
         if binds and self._in_loop(binds[0], function):
             return f"is bound in a loop (line {binds[0].lineno})"
         return None
+
+    def _exclusive(self, first: ast.AST, second: ast.AST) -> bool:
+        """Whether ``first`` and ``second`` are in different arms of one ``if`` (``if pipe: engine = A()
+        else: engine = B()``): one run binds only one of them."""
+        child, current = first, self.scopes.parent(first)
+        while current is not None:
+            if isinstance(current, ast.If):
+                arms = (current.body, current.orelse)
+                mine = next((arm for arm in arms if child in arm), None)
+                other = next((arm for arm in arms if arm is not mine and any(second in ast.walk(statement) for statement in arm)), None)
+                if mine is not None and other is not None:
+                    return True
+            child, current = current, self.scopes.parent(current)
+        return False
 
     def _converted(self, bound: ast.Name) -> bool:
         """``model = model.half()``, ``model = model.to(device)``: where ``model`` is a module, its
@@ -795,3 +802,24 @@ def owners_in(tree: ast.Module, source: str, vocabulary: Vocabulary, context: Op
     owner shown."""
     survey = survey_module(tree, vocabulary, Imported(context, vocabulary))
     return Owners(survey, Evidence(Scopes(tree), survey, vocabulary, {}, source))
+
+
+def _returned_names(node: ast.Return, function: FunctionNode) -> set[str]:
+    """The locals whose objects ``node`` hands to the caller: ``return layer``, ``return layer, opt``, and
+    the elements of a display bound to a local it returns (``items = [engine, opt]; return tuple(items)``,
+    DeepSpeed's ``initialize``)."""
+    value = node.value
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("tuple", "list") and len(value.args) == 1:
+        value = value.args[0]
+    if isinstance(value, (ast.Tuple, ast.List)):
+        return {element.id for element in value.elts if isinstance(element, ast.Name)}
+    if not isinstance(value, ast.Name):
+        return set()
+    names = {value.id}
+    for statement in ast.walk(function):
+        if (
+            isinstance(statement, ast.Assign) and isinstance(statement.value, (ast.Tuple, ast.List))
+            and any(isinstance(target, ast.Name) and target.id == value.id for target in statement.targets)
+        ):
+            names.update(element.id for element in statement.value.elts if isinstance(element, ast.Name))
+    return names
