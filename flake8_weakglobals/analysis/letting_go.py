@@ -66,14 +66,13 @@ def positional_reads(scopes: Scopes, name: str, hooks: Collection[ast.AST]) -> l
     return found
 
 
-def walking_reads(scopes: Scopes, name: str) -> list[Read]:
-    """The reads of the module global ``name``, a container keyed by objects, that see what every entry
-    holds (``X.values()``, ``for k in X``, ``X`` handed to a call), not one entry named by its key, nor
-    how many there are."""
+def walking_reads(scopes: Scopes, name: str, listed: bool = False) -> list[Read]:
+    """The reads of the module global ``name`` that see what every entry holds (``X.values()``, ``for k
+    in X``, ``X`` handed to a call), not one entry named by its key, nor how many there are (``_walked``)."""
     found = []
     for node in ast.walk(scopes.module):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load) and same_binding(scopes, node, scopes.module):
-            if sees_what_goes(scopes.parent, node, listed=False):
+            if _walked(scopes.parent, node, listed):
                 found.append(Read(node.lineno, _statement_of(scopes, node), scope_of(scopes, node)))
     return found
 
@@ -89,9 +88,23 @@ def read_after(scopes: Scopes, release: Release, reads: list[Read], fill: ast.AS
         if read.scope is release.scope:
             if read.line > release.line or (release.in_loop is not None and _within(scopes, read.line, release.in_loop)):
                 return read
-        elif not _only_called_before(scopes, read.scope, release):
+        elif not _only_called_before(scopes, read.scope, release) and not _before_inside(scopes, read, release):
             return read
     return None
+
+
+def _before_inside(scopes: Scopes, read: Read, release: Release) -> bool:
+    """Whether ``read`` is in the function that a releasing call hands the owner to, before that function's
+    own release and out of any loop around it (``drop(model)``: a look at the container, then ``del
+    model[2]``), and that function runs only at that call."""
+    inside = release.inside
+    if inside is None or read.scope is not inside.scope or read.line >= inside.line or inside.in_loop is not None:
+        return False
+    calls = [
+        call for name in definitions(scopes.module).names.get(getattr(inside.scope, "name", ""), [])
+        if isinstance(call := scopes.parent(name), ast.Call) and call.func is name
+    ]
+    return len(calls) == 1 and calls[0].lineno == release.line and release.in_loop is None
 
 
 def _runs_once(scopes: Scopes, scope: ast.AST, depth: int = 0) -> bool:
@@ -131,8 +144,33 @@ def _only_called_before(scopes: Scopes, function: ast.AST, release: Release) -> 
 
 def sees_what_goes(parent: Parent, node: ast.expr, listed: bool) -> bool:
     """Whether a reference to a container (here, or in another module: ``registry.LAYERS``) reads it by a
-    route that sees what an owner let go: a ``listed`` one by position, a keyed one by a walk."""
-    return _by_position(parent, node) if listed else not (_by_key(parent, node) or _counted(parent, node))
+    route that sees what an owner let go: by a walk, or a ``listed`` one by position too."""
+    return (listed and _by_position(parent, node)) or _walked(parent, node, listed)
+
+
+def _walked(parent: Parent, node: ast.expr, listed: bool) -> bool:
+    """Whether a reference reads what every entry holds (``X.values()``, ``for m in X``, ``X`` handed to a
+    call): not one entry it names (a key; a list's ``append``, ``remove``, ``in``), not a count, not a
+    list's position (``_by_position``)."""
+    if _counted(parent, node):
+        return False
+    if not listed:
+        return not _by_key(parent, node)
+    return not (_by_position(parent, node) or _names_one_in_a_list(parent, node))
+
+
+#: A list's methods that write, or name the one element they read: they hand back nothing it holds.
+_LIST_NAMING_METHODS = frozenset({"append", "extend", "insert", "remove", "clear", "count", "sort", "reverse"})
+
+
+def _names_one_in_a_list(parent: Parent, node: ast.expr) -> bool:
+    """``X.append(m)``, ``X.remove(m)``, ``m in X``, ``X[i] = m``: a list's use that names its element."""
+    above = parent(node)
+    if isinstance(above, ast.Attribute) and above.value is node:
+        return above.attr in _LIST_NAMING_METHODS
+    if isinstance(above, ast.Subscript) and above.value is node:
+        return not isinstance(above.ctx, ast.Load)
+    return isinstance(above, ast.Compare) and node in above.comparators and all(isinstance(op, (ast.In, ast.NotIn)) for op in above.ops)
 
 
 def _by_position(parent: Parent, node: ast.expr) -> bool:

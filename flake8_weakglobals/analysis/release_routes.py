@@ -13,6 +13,7 @@ release of ``self.module``. ``letting_go.py`` asks whether the container is read
 from __future__ import annotations
 
 import ast
+import dataclasses
 import weakref
 from dataclasses import dataclass
 from typing import Iterator, Optional
@@ -89,6 +90,9 @@ class Release:
     scope: ast.AST  # the function, or the module, that runs it
     in_loop: Optional[ast.AST] = None  # the outermost loop around it in that scope
     path: tuple[Optional[str], ...] = ()  # the part let go, by attributes from the owner (None: a part no name says)
+    #: For a call that hands the owner to a function that lets go (``drop(model)``): that function's own
+    #: release, by which what the function reads before it is read before the release
+    inside: Optional[Release] = None
 
     def reaches(self, held: tuple[Optional[str], ...]) -> bool:
         """Whether letting go of this part lets go of the part ``held`` (a path of the same kind): it is that
@@ -318,7 +322,7 @@ def _handed_to_a_releasing_function(scopes: Scopes, scope: ast.AST, name: str, a
                 continue
             for inner in releases_of(scopes, callee, parameter, True, asked):
                 how = f"`{text(call)[:60]}` lets go of a part of `{name}` (line {inner.line}: {inner.how})"
-                found.append(_release(scopes, call, how, part_path(argument) + inner.path))
+                found.append(dataclasses.replace(_release(scopes, call, how, part_path(argument) + inner.path), inside=inner))
     return found
 
 

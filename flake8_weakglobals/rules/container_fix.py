@@ -61,7 +61,7 @@ _HOLDING_CALLS = frozenset({"partial", "tuple", "list", "set", "frozenset", "dic
 #: Calls that may see a module-level instance without taking the container it holds anywhere.
 HOLDER_SAFE_CALLS = frozenset(f"builtins.{name}" for name in "print len id repr str isinstance hasattr callable".split())
 #: What a read after a release sees of an object gone from a weak container: by whether it is a list.
-_GAP = {True: "list by position", False: "whole container"}
+_GAP = {True: "list by position", False: "whole container"}  # by whether the read is by position
 _GAP_EFFECT = {
     True: "a weak list closes up the gap, so that position would name another object",
     False: "the container is then the one owner of what it walks, and a weak one would have lost it",
@@ -204,11 +204,11 @@ class FixSafety:
     def _unowned(self, held: list[Held], container: str, listed: Optional[bool] = None) -> Optional[str]:
         """The first fill whose object no owner is shown for (``analysis/owners.py``), or, for a module
         global, whose owner lets go of it before the container is read by a route that sees a gone entry
-        (``analysis/letting_go.py``): a ``listed`` one by position, one keyed by the objects (``listed``
-        False) by a walk. A weak container is right only where something else keeps each object while the
+        (``analysis/letting_go.py``): by a walk, which sees what only the container kept (an undo log put
+        back), or a ``listed`` one by position too. A weak container is right only where something else keeps each object while the
         container is read. (A value map's lookups by name are ``values.py``'s; a class's container is not
         followed yet.)"""
-        reads: Optional[list[Read]] = None
+        reads: Optional[list[tuple[Read, bool]]] = None  # with whether each reads by position
         for h in held:
             owner = self.owners.of_member(h.fill.member, h.fill.line, container)
             if not owner.shown:
@@ -217,13 +217,15 @@ class FixSafety:
                 continue
             if reads is None:
                 scopes = self.evidence.scopes
-                reads = positional_reads(scopes, container, self.evidence.hooks) if listed else walking_reads(scopes, container)
+                positional = positional_reads(scopes, container, self.evidence.hooks) if listed else []
+                reads = [*((read, True) for read in positional), *((read, False) for read in walking_reads(scopes, container, bool(listed)))]
             for release in owner.releases:
-                read = read_after(self.evidence.scopes, release, reads, h.fill.member.expr)
+                read = read_after(self.evidence.scopes, release, [read for read, _ in reads], h.fill.member.expr)
                 if read is not None:
+                    by_position = dict(reads)[read]
                     return (
                         f"`{text(h.fill.member.expr)}` (line {h.fill.line}) is {owner.why}, but line {release.line} lets go of it "
-                        f"({release.how}), and line {read.line} reads the {_GAP[listed]} after that ({read.how}): {_GAP_EFFECT[listed]}"
+                        f"({release.how}), and line {read.line} reads the {_GAP[by_position]} after that ({read.how}): {_GAP_EFFECT[by_position]}"
                     )
         return None
 
@@ -235,8 +237,8 @@ class FixSafety:
         if not container:
             return True
         scopes = self.evidence.scopes
-        reads = positional_reads(scopes, container, self.evidence.hooks) if kind is ContainerType.SEQUENCE else walking_reads(scopes, container)
-        return bool(reads)
+        listed = kind is ContainerType.SEQUENCE
+        return bool(walking_reads(scopes, container, listed)) or (listed and bool(positional_reads(scopes, container, self.evidence.hooks)))
 
     def owners_proof(self, uses: SlotUses, held: list[Held], code: str) -> tuple[tuple[str, ...], tuple[Premise, ...]]:
         """What keeps each object the fix will hold weakly, a line per fill (for ``--diff``), and what that
