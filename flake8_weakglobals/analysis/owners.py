@@ -59,6 +59,10 @@ _SELF_RETURNING_MODULE_METHODS = frozenset(
 #: Methods that return a part of their receiver, never a new object.
 _PART_METHODS = frozenset({"get_submodule", "get_parameter", "get_buffer"})
 _RETURNED = "returned to the caller"
+#: Containers whose ``X[k] = obj`` keeps no ``obj``: storing one there shows no owner (a
+#: ``WeakKeyDictionary``'s or ``WeakIdMap``'s values are held strongly, as a dict's).
+_WEAK_CONTAINERS = frozenset({"weakref.WeakValueDictionary"})
+_RUNTIME_WEAK_CONTAINERS = frozenset({"WeakValueMap", "WeakIdList"})
 #: Methods that run on an instance ``copy`` or ``pickle`` makes, which no call of the class builds.
 _COPY_PROTOCOL = frozenset({"__setstate__", "__copy__", "__deepcopy__", "__reduce__", "__reduce_ex__"})
 #: Calls that name a class without handing it on: a type check, ``super(Block, self)``.
@@ -359,7 +363,7 @@ class Owners:
                 stored = next((t for t in node.targets if isinstance(t, (ast.Attribute, ast.Subscript))), None)
                 if isinstance(stored, ast.Attribute) and function.name != "__init__" and self._rebinding_method(stored) is not None:
                     continue  # ``self.last = x`` in a method run again and again: the next call replaces it
-                if stored is not None:
+                if stored is not None and not self._weakly_held(stored):
                     self._note_releases_of_global(stored)
                     return f"stores as `{text(stored)}` at line {node.lineno}"
         return None
@@ -581,7 +585,7 @@ class Owners:
             return Owner(True, _RETURNED)
         if isinstance(parent, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and parent.value is child:
             targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
-            if any(isinstance(target, (ast.Attribute, ast.Subscript)) for target in targets):
+            if any(isinstance(target, (ast.Attribute, ast.Subscript)) and not self._weakly_held(target) for target in targets):
                 return Owner(True, f"stored as `{text(targets[0])}`")
             named = next((target for target in targets if isinstance(target, ast.Name)), None)
             if named is not None:
@@ -638,6 +642,17 @@ class Owners:
         if binds and self._in_loop(binds[0], function):
             return f"is bound in a loop (line {binds[0].lineno})"
         return None
+
+    def _weakly_held(self, stored: ast.expr) -> bool:
+        """``_BY_NAME[name] = model`` where ``_BY_NAME`` is a module global bound once to a container that
+        holds what is stored in it weakly (``weakref.WeakValueDictionary()``, the runtime's): it keeps nothing."""
+        if not (isinstance(stored, ast.Subscript) and isinstance(stored.value, ast.Name)):
+            return False
+        resolved = self.scopes.resolve(stored.value.id, stored.value)
+        bindings = resolved[1] if resolved is not None and isinstance(resolved[0], ast.Module) else []
+        value = bindings[0].node if len(bindings) == 1 and bindings[0].how == "value" else None
+        callee = (self.survey.names.qualify(value.func) or "") if isinstance(value, ast.Call) else ""
+        return callee in _WEAK_CONTAINERS or callee.rpartition(".")[2] in _RUNTIME_WEAK_CONTAINERS
 
     def _exclusive(self, first: ast.AST, second: ast.AST) -> bool:
         """Whether ``first`` and ``second`` are in different arms of one ``if`` (``if pipe: engine = A()
