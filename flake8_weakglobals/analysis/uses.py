@@ -18,6 +18,7 @@ from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
 from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes, function_parameters
 from .evidence import text
+from .caught_while_walked import caught_while_walked
 from .framework_types import MODULE_HOOK_REGISTRARS, TENSOR_HOOK_REGISTRARS
 from .long_lived_places import Slot, SlotResolver
 from .passed_to_calls import READING_CALLS, Passing
@@ -286,6 +287,9 @@ class UseClassifier:
             if isinstance(parent, ast.FormattedValue):
                 uses.printed.append(line)
         elif isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
+            caught = caught_while_walked(self.scopes.parent, node)
+            if caught is not None:
+                uses.blockers.append((line, f"it is walked in a `try` (line {caught}) that catches the error a dict or set raises when it changes size meanwhile; the runtime walks a snapshot and never raises"))
             uses.key_uses.append((line, "iteration"))
         elif isinstance(parent, (ast.Tuple, ast.List)) and len(parent.elts) > 1 and self.passing.deep_copied(parent):
             # ``deepcopy((model, X))``: the copy's keys are copies, kept only where each was part of the copied group
