@@ -298,6 +298,8 @@ def map_machine(runtime: ModuleType, factory: Optional[Callable[[], int]], weak_
             self.both(lambda w: (list(w.container.keys()), list(w.container.items())))
             self.both(lambda w: w.container.copy())
             self.both(lambda w: repr(w.container).replace("WeakIdMap", "dict"))
+            self.both(lambda w: (format(w.container, ""), format(w.container, ">8")))  # raises, naming dict
+            self.both(lambda w: [dict(view.mapping) for view in (w.container.keys(), w.container.values(), w.container.items())])
 
     MapContract.TestCase.settings = SETTINGS
     return MapContract
@@ -403,6 +405,7 @@ def set_machine(runtime: ModuleType) -> type:
         @invariant()
         def same_contents(self) -> None:
             self.both(lambda w: (w.container, len(w.container), w.container.copy()))
+            self.both(lambda w: format(w.container, ">8"))  # raises, naming set (an empty spec prints it: order aside)
 
     SetContract.TestCase.settings = SETTINGS
     return SetContract
@@ -561,6 +564,7 @@ def list_machine(runtime: ModuleType) -> type:
         @invariant()
         def same_contents(self) -> None:
             self.both(lambda w: (list(w.container), len(w.container), w.container[:], list(reversed(w.container))))
+            self.both(lambda w: (format(w.container, ""), format(w.container, ">8")))  # raises, naming list
 
     ListContract.TestCase.settings = SETTINGS
     return ListContract

@@ -318,6 +318,9 @@ class WeakIdList(MutableSequence[_T]):
     def __reduce_ex__(self, protocol: Any) -> Any:  # pickled as the list it replaced, which a load gives back
         return (list, (self[:],))
 
+    def __format__(self, spec: str) -> str:  # ``f"{s:>8}"`` raises as the list's does, naming ``list``
+        return format(list(self), spec)
+
     @recursive_repr("[...]")
     def __repr__(self) -> str:
         return repr(self[:])

@@ -16,6 +16,7 @@ from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, M
 from copy import deepcopy
 from itertools import chain
 from reprlib import recursive_repr
+from types import MappingProxyType
 from typing import Any, Optional, TypeVar
 
 from .core import _MISSING, _class_kind, _classify, _on_plain, _revived, _weakly
@@ -114,9 +115,6 @@ class WeakIdMap(MutableMapping[_K, _V]):
     def _plain(self) -> dict:  # the container the program had (a dict, or a ``defaultdict``) with the live entries
         return dict(self._live()) if self.default_factory is None else defaultdict(self.default_factory, self._live())
 
-    def __delitem__(self, key: _K) -> None:
-        self.pop(key)
-
     def __len__(self) -> int:
         return len(self._data)
 
@@ -139,9 +137,7 @@ class WeakIdMap(MutableMapping[_K, _V]):
         self._weak_class = None
         self._data.clear()
 
-    @classmethod
-    def fromkeys(cls, keys: Iterable[_K], value: Any = None) -> WeakIdMap[_K, Any]:
-        return cls((key, value) for key in keys)
+    fromkeys = classmethod(lambda cls, keys, value=None: cls((key, value) for key in keys))
 
     def setdefault(self, key: _K, default: Any = None) -> Any:  # one step, as a dict's under the GIL
         found = self._data.get(id(key))
@@ -164,6 +160,7 @@ class WeakIdMap(MutableMapping[_K, _V]):
         if value is _MISSING and not default:
             raise KeyError(key)
         return default[0] if value is _MISSING else value
+    __delitem__ = pop  # ``del m[k]``: its value unused
 
     def popitem(self) -> tuple[_K, _V]:
         while self._data:
@@ -198,6 +195,7 @@ class WeakIdMap(MutableMapping[_K, _V]):
 
     __or__, __ror__ = _on_plain(operator.or_), _on_plain(operator.or_, reflected=True)
     __eq__, __ne__ = _on_plain(operator.eq), _on_plain(operator.ne)
+    __format__ = _on_plain(format)  # ``f"{m:>8}"`` raises as the dict's does, naming it
     __hash__ = None  # type: ignore[assignment]
 
     def copy(self) -> WeakIdMap[_K, _V]:
@@ -237,6 +235,8 @@ class _View:  # what the dict views add to the ``collections.abc`` ones
 
     def __repr__(self) -> str:
         return f"dict_{self._name}({list(self)!r})"
+
+    mapping = property(lambda self: MappingProxyType(self._mapping))  # a dict view's live, read-only window
 
 
 class _Keys(_View, KeysView):

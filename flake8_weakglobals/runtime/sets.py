@@ -151,6 +151,7 @@ class WeakIdSet(MutableSet[_K]):
     __and__, __rand__ = _on_plain(operator.and_), _on_plain(operator.and_, reflected=True)
     __sub__, __rsub__ = _on_plain(operator.sub), _on_plain(operator.sub, reflected=True)
     __xor__, __rxor__ = _on_plain(operator.xor), _on_plain(operator.xor, reflected=True)
+    __format__ = _on_plain(format)  # ``f"{s:>8}"`` raises as the set's does, naming it
     # ``x <= s`` reaches ``s.__ge__``: computed as ``plain >= x``, the same answer, though an error names
     # the operator and operands the other way round.
     __eq__, __ne__ = _on_plain(operator.eq), _on_plain(operator.ne)
