@@ -293,11 +293,13 @@ def _filled_from_elsewhere(
 #: Identifiers a module must spell to reach a module or an object's attributes by a name it computes.
 _BY_NAME_WORDS = frozenset(
     "getattr vars dir __dict__ getmembers getmembers_static import_module __import__ iter_modules "
-    "walk_packages get_objects __subclasses__ __mro__ __bases__ getmro modules".split()
+    "walk_packages get_objects __subclasses__ __mro__ __bases__ getmro modules __globals__".split()
 )
+#: The target of a read of whatever module a function comes from (``fn.__globals__``).
+_ANY_MODULE = "<any module>"
 #: The identifiers of ``_BY_NAME_WORDS`` that find objects by no name (``_finds_by_name``): a module that
 #: spells none of them reads by name only what it names itself.
-_FINDING_WORDS = frozenset("import_module __import__ get_objects __subclasses__ __mro__ __bases__ getmro modules getmembers getmembers_static".split())
+_FINDING_WORDS = frozenset("import_module __import__ get_objects __subclasses__ __mro__ __bases__ getmro modules getmembers getmembers_static __globals__".split())
 _MODULES_BY_NAME = frozenset({"importlib.import_module", "builtins.__import__", "gc.get_objects", "inspect.getmro", "inspect.getmodule"})
 #: What a class reaches that no name shows: its bases, any class at all (``type(obj).__mro__``).
 _CLASSES_REACHED = frozenset({"__mro__", "__bases__"})
@@ -348,7 +350,7 @@ def _reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, cont
         if blind is not None:
             return f"`{_shown(other)}` line {blind[0]} {blind[1]}"
         reads = [(target, line, how, variable, sweep) for target, line, how, filters, variable, sweep in found.attributes if _passes(attribute, filters)]
-        named = next(((line, how) for target, line, how, _, _ in reads if target in holders), None)
+        named = next(((line, how) for target, line, how, _, _ in reads if target in holders or (target == _ANY_MODULE and finding.scope == "module")), None)
         if named is not None:
             return f"`{_shown(other)}` line {named[0]} {named[1]}, which may find it where the fix cannot see"
         for line, how, bound, classes_only in found.found:
@@ -456,6 +458,8 @@ def _by_name(path: Path, text: str) -> _ByName:
                     how = f"reads attributes by name with `{ast.unparse(node)[:50]}`"
                     sweep = callee != "builtins.getattr" or _swept_name(node.args[1], scopes, names)
                     attributes.append((target(receiver), node.lineno, how, filters, variable(receiver), sweep))
+        elif isinstance(node, ast.Attribute) and node.attr == "__globals__":  # any function's module, by no name
+            attributes.append((_ANY_MODULE, node.lineno, f"reads a function's module namespace whole as `{ast.unparse(node)[:50]}`", (), "", True))
         elif isinstance(node, ast.Attribute) and node.attr == "__dict__" and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
             entry = scopes.parent(node)
             if isinstance(entry, ast.Subscript) and entry.value is node:  # ``m.__dict__[name]``: one entry, as getattr reads it
@@ -813,11 +817,14 @@ def _parsed(text: str) -> Optional[ast.Module]:
 def _importers_scope(context: ModuleContext) -> Path:
     """Where the modules that can import this one live: the project's tree; outside any project, the
     directory it is imported from, whose scripts import it by its bare name (``import tracker`` beside
-    ``tracker.py``); in an installed distribution, its own top-level package, never all of site-packages."""
+    ``tracker.py``), or for a ``src/`` layout the directory around it, where its scripts put ``src`` on the
+    path; in an installed distribution, its own top-level package, never all of site-packages."""
     if context.index.project is not None:
         return context.index.project
     root = context.index.roots[0]
-    return root / context.name.partition(".")[0] if root.name in INSTALLED_ROOTS else root
+    if root.name in INSTALLED_ROOTS:
+        return root / context.name.partition(".")[0]
+    return root.parent if root.name == "src" else root  # a src layout's scripts and tests live beside ``src/``
 
 
 @functools.lru_cache(maxsize=8)
