@@ -31,7 +31,7 @@ from flake8_weakglobals.index.project import INSTALLED_ROOTS, ModuleContext, con
 from flake8_weakglobals.rules.analyze_module import TORCH_ONLY
 from flake8_weakglobals.rules.container_fix import HOLDER_SAFE_CALLS, LIST_API, MAP_API, SET_API
 from flake8_weakglobals.rules.findings import Finding
-from flake8_weakglobals.source.python_files import SKIPPED_DIRECTORIES, SourceError, read_source
+from flake8_weakglobals.source.python_files import SKIPPED_DIRECTORIES, SourceError, decode_source
 from flake8_weakglobals.syntax.container_expressions import Member
 from flake8_weakglobals.syntax.mentions import STAR_IMPORT, Mentions
 from flake8_weakglobals.syntax.qualified_names import Names
@@ -845,10 +845,19 @@ def _texts(scope: Path) -> Optional[dict[Path, str]]:
             if not candidate.is_file():
                 continue  # a FIFO would block the read forever; a dangling link has nothing to read
             try:
-                texts[candidate] = read_source(candidate).text  # as Python decodes it: a coding cookie, a BOM
-            except SourceError:
+                texts[candidate] = _decoded(candidate)
+            except (OSError, SourceError):
                 continue  # not Python we could import either
     return texts
+
+
+def _decoded(path: Path) -> str:
+    """A module's text as Python decodes it: UTF-8 (the usual case, one decode), else by its coding cookie."""
+    raw = path.read_bytes()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return decode_source(path, raw).text
 
 
 def _subpackage(directory: str, name: str) -> bool:
