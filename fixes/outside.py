@@ -166,11 +166,18 @@ def _replaced_in(scope: Path, script: bool, kinds: frozenset[str]) -> Optional[s
         if not any(all(word in text and _whole_word(word).search(text) for word in words) for words in spellings):
             continue
         tree = _parsed(text)
-        sites = replacement_sites(tree, imported_names(tree)) if tree is not None else {}
+        sites = _replacement_sites(tree) if tree is not None else {}
         site = min((sites[kind] for kind in kinds if kind in sites), default=None)
         if site is not None:
             return f"`{_shown(other)}` line {site[0]} {site[1]}"
     return None
+
+
+@functools.lru_cache(maxsize=256)
+def _replacement_sites(tree: ast.Module) -> dict[str, tuple[int, str]]:
+    """``replaced_tensors.replacement_sites`` of another module, once per tree: both kind groups (tensors,
+    modules) ask the modules that spell both."""
+    return replacement_sites(tree, imported_names(tree))
 
 
 def _module_as_a_value(path: Path, text: str, modules: set[str]) -> Optional[str]:
