@@ -1,0 +1,1 @@
+"""Distributed helpers: what every rank must agree on."""
