@@ -31,6 +31,11 @@ _IMPORTS = frozenset({ast.Import, ast.ImportFrom})
 #: Methods whose bound method, handed out, fills the container where the fix cannot see what with
 #: (``remember = X.append``); a reading one (``key=X.get``) reads it as the call would.
 _BOUND_METHODS_THAT_FILL = frozenset("append extend insert add update setdefault __setitem__ __ior__ __iadd__".split())
+#: Callers that only call a function handed to them, and keep it from other code.
+_ONLY_CALLING = frozenset({
+    "builtins.map", "builtins.filter", "builtins.sorted", "builtins.min", "builtins.max",
+    "heapq.nlargest", "heapq.nsmallest", "atexit.register",
+})
 _KEY_FREE_METHODS = {"values", "clear", "__len__", "get", "__contains__", "__getitem__", "setdefault", "pop", "remove", "discard"}
 
 
@@ -431,6 +436,8 @@ class UseClassifier:
                 uses.removals.append(line)  # ``weakref.finalize(t, X.pop, id(t))``: a hand-written weak map
             if method in _BOUND_METHODS_THAT_FILL:  # ``remember = X.append``: called where the fix cannot see
                 uses.blockers.append((line, f"its method `{text(attribute)}` is taken as a value, and what it is called with cannot be checked"))
+            elif not (self._called_when_collected(attribute, call) or self._only_called(attribute, call)):
+                uses.blockers.append((line, f"its method `{text(attribute)}` is handed on as a value, which carries the container itself (`__self__`) where the fix cannot follow it"))
             return
         arguments = [argument for argument in call.args if not isinstance(argument, ast.Starred)]
         if method in ("pop", "popitem", "clear", "remove", "discard", "popleft"):
@@ -488,6 +495,17 @@ class UseClassifier:
             isinstance(call, ast.Call) and call.args[1:2] == [attribute]
             and self.survey.names.qualify(call.func) in ("weakref.finalize", "weakref.ref")
         )
+
+    def _only_called(self, attribute: ast.Attribute, call: Optional[ast.AST]) -> bool:
+        """``map(X.get, keys)``, ``sorted(keys, key=X.get)``, ``atexit.register(X.clear)``: a caller that
+        only calls the bound method and never shows it to other code."""
+        keyword = call if isinstance(call, ast.keyword) and call.value is attribute else None
+        if keyword is not None:
+            call = self.scopes.parent(keyword)
+        if not isinstance(call, ast.Call) or call.func is attribute:
+            return False
+        sorts_a_list = keyword is not None and keyword.arg == "key" and isinstance(call.func, ast.Attribute) and call.func.attr == "sort"
+        return sorts_a_list or self.survey.names.qualify(call.func) in _ONLY_CALLING
 
     def _only_when_large(self, call: ast.Call, container: ast.expr) -> bool:
         """``if len(X) > N: X.clear()``: the removal runs only once the container has grown, which bounds it
