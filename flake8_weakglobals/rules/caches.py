@@ -19,12 +19,15 @@ DOCS: dict[str, str] = {
     "WG006": """\
 *`functools.lru_cache` / `functools.cache` (also `lru_cache(None)`, `lru_cache()`, stacked under other
 decorators) on a function that takes modules or tensors (or objects holding them), or on a method of an
-`nn.Module` subclass, an optimizer, a scheduler, or a class whose instances hold modules or tensors.*
+`nn.Module` subclass, an optimizer, a scheduler, or a class whose instances hold modules or tensors, or on
+a method of any class annotated to return tensors or modules (`-> Tensor`, `-> tuple[Tensor, str]`).*
 
 - **Why it matters**: the cache is a process-wide dict with strong keys: every `self` (every module) or
   tensor argument stays alive. On `forward` of a rotary-embedding module it is the most common pinning idiom;
   Megatron-LM calls `forward.cache_clear()` with a comment that the cache otherwise leaks memory.
-- **Example**: `@functools.cache def assert_and_get_unique_device(module: torch.nn.Module)` (torch).
+- **Example**: `@functools.cache def assert_and_get_unique_device(module: torch.nn.Module)` (torch);
+  `@lru_cache(maxsize=128) def _load_image(self, id_: str) -> Tensor` on a dataset class, which keeps up to
+  128 loaded images, and the dataset, after the dataset is gone.
 - **Fix**: an unsafe fix, made only by `python -m fixes.apply --unsafe-fixes`: the weak cache keeps
   `lru_cache`'s keys, order, results and methods, but it is no `functools._lru_cache_wrapper`, which
   `isinstance`, `inspect.isfunction`, `functools.wraps` and `torch.jit` tell apart; check that nothing in
@@ -84,6 +87,9 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
         elif parameter.annotation is None and owner is None:
             called = evidence.from_call_sites(function, parameter, position)
             found = called if isinstance(called, Obj) else None
+    results = found is None and bound and owner is not None
+    if results and owner is not None:
+        found = _returns_framework_objects(function, owner.name, evidence)
     if found is None:
         return None
     name = f"{owner.name}.{function.name}" if owner is not None else function.name
@@ -99,11 +105,22 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
         scope="function",
         holds=(found.kind,),
         evidence=Proof(found.line or function.lineno, found.why),
-        message=codes.cache_message(decorator, name, (found.kind,), f"({found.cited(function.lineno)})"),
+        message=codes.cache_message(decorator, name, (found.kind,), f"({found.cited(function.lineno)})", results),
         fix_reason=fix.reason,
         edits=fix.edits,
         runtime_names=fix.runtime_names,
     )
+
+
+def _returns_framework_objects(function: ast.FunctionDef | ast.AsyncFunctionDef, owner: str, evidence: Evidence) -> Optional[Obj]:
+    """A cached method of any class annotated to return tensors or modules (``-> Tensor``, ``-> tuple[Tensor,
+    CRS]``): each result is kept under its ``self``, so a dataset's loaded images outlive the dataset, up to
+    ``maxsize`` of them and, unbounded, every one."""
+    result = evidence.of_annotation(function.returns)
+    obj = result if isinstance(result, Obj) else object_in_tuple(result)
+    if obj is None:
+        return None
+    return Obj(obj.kind, f"annotated `-> {text(function.returns)}`", function.lineno)
 
 
 def judge_kept_by_cache(kept: KeptArgument, evidence: Evidence) -> Optional[Finding]:

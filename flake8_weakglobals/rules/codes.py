@@ -110,8 +110,11 @@ def defined_elsewhere(module: str, line: int) -> str:
     return f"it is defined in `{module}` (line {line}); fix it there"
 
 
-def cache_message(decorator: str, name: str, kinds: tuple[str, ...], evidence: str) -> str:
-    """The flake8 line of WG006, as short as ``container_message``'s."""
+def cache_message(decorator: str, name: str, kinds: tuple[str, ...], evidence: str, results: bool = False) -> str:
+    """The flake8 line of WG006, as short as ``container_message``'s; ``results`` when what the cache keeps
+    is the method's results, not its keys."""
+    if results:
+        return f"WG006 `@{decorator}` on `{name}` caches calls keyed by `self` and keeps the {_holds(kinds)} they return {evidence}"
     return f"WG006 `@{decorator}` on `{name}` caches calls keyed by {_holds(kinds)} {evidence}"
 
 
