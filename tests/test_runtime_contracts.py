@@ -489,6 +489,26 @@ def list_machine(runtime: ModuleType) -> type:
 
             self.both(step)
 
+        @rule(choice=st.integers(0, 50), how=st.sampled_from(["append", "extend", "insert"]), fails=st.booleans())
+        def sort_with_a_key_that_changes_the_list(self, choice: int, how: str, fails: bool) -> None:
+            """``X.sort(key=...)`` whose key adds to the list: a list drops what was added, keeps the sorted
+            elements and raises ``ValueError``; a key that then raises itself wins, and nothing is sorted."""
+            def step(w: World) -> Any:
+                added = self.value(w, choice)
+
+                def key(element: Any) -> int:
+                    if how == "insert":
+                        w.container.insert(0, added)
+                    else:
+                        getattr(w.container, how)([added] if how == "extend" else added)
+                    if fails:
+                        raise KeyError("a key that fails")
+                    return 0
+
+                w.container.sort(key=key)
+
+            self.both(step)
+
         @rule(choice=st.integers(0, 50), at=st.integers(-4, 4))
         def set_item(self, choice: int, at: int) -> None:
             self.both(lambda w: w.container.__setitem__(at, self.value(w, choice)))

@@ -302,7 +302,10 @@ class WeakIdList(MutableSequence[_T]):
         try:
             elements.sort(key=key, reverse=reverse)  # compares as the list's sort did (tensors elementwise)
         finally:
+            added = len(self) > 0  # a key added to it: a list drops that, keeps what it sorted, and raises
             self[:] = elements
+        if added:
+            raise ValueError("list modified during sort")
 
     def copy(self) -> WeakIdList[_T]:
         return type(self)(self)
