@@ -25,22 +25,22 @@ from ecolib.broken import Broken
 from ecolib.compiled import Compiled
 
 
-class Rotary(EcoModule):
+class Rotary(EcoModule):  # a number cached: only the base makes it a pin
     @functools.lru_cache(maxsize=None)
-    def freqs(self, n: int) -> torch.Tensor:
-        return torch.ones(n)
+    def freqs(self, n: int) -> int:
+        return n
 
 
-class FromBroken(Broken):
+class FromBroken(Broken):  # unknown bases; a number cached, so only the base could make it a pin
     @functools.lru_cache(maxsize=None)
-    def freqs(self, n: int) -> torch.Tensor:
-        return torch.ones(n)
+    def freqs(self, n: int) -> int:
+        return n
 
 
-class FromCompiled(Compiled):
+class FromCompiled(Compiled):  # unknown bases; a number cached, so only the base could make it a pin
     @functools.lru_cache(maxsize=None)
-    def freqs(self, n: int) -> torch.Tensor:
-        return torch.ones(n)
+    def freqs(self, n: int) -> int:
+        return n
 '''
 
 
