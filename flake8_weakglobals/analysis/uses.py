@@ -36,6 +36,8 @@ _ONLY_CALLING = frozenset({
     "builtins.map", "builtins.filter", "builtins.sorted", "builtins.min", "builtins.max",
     "heapq.nlargest", "heapq.nsmallest", "atexit.register",
 })
+#: Calls that read a local and keep no reference to it.
+_READ_IN_PLACE = READING_CALLS | {"builtins.len", "builtins.print", "builtins.repr", "builtins.str", "builtins.bool"}
 _KEY_FREE_METHODS = {"values", "clear", "__len__", "get", "__contains__", "__getitem__", "setdefault", "pop", "remove", "discard"}
 
 
@@ -279,8 +281,8 @@ class UseClassifier:
                 self.passing.argument(parent, node, uses, line)
         elif isinstance(parent, ast.keyword):
             self.passing.argument(self.scopes.parent(parent), node, uses, line)  # type: ignore[arg-type]
-        elif isinstance(parent, ast.AugAssign) and parent.value is node and self._merged_into_a_dict(parent, uses):
-            uses.key_uses.append((line, "`|=` into a dict"))
+        elif isinstance(parent, ast.AugAssign) and parent.value is node and self._merged_into_a_local(parent, uses):
+            uses.key_uses.append((line, "`|=` into a local"))
         elif isinstance(parent, ast.BinOp):
             uses.operators.append(line)
             uses.key_uses.append((line, "an operator"))
@@ -309,15 +311,19 @@ class UseClassifier:
         else:
             uses.blockers.append((line, f"{self.passing.where()}{_escape(node, parent)}"))
 
-    def _merged_into_a_dict(self, merge: ast.AugAssign, uses: SlotUses) -> bool:
-        """``total |= X`` for a map ``X``, where ``total`` is a local the same function binds only to new dicts:
-        ``dict.__ior__`` reads any mapping by its keys, so it takes the runtime's map as it took the dict."""
+    def _merged_into_a_local(self, merge: ast.AugAssign, uses: SlotUses) -> bool:
+        """``total |= X``, where ``total`` is a local the same function binds only to new containers of X's
+        kind. ``dict.__ior__`` reads any mapping by its keys, so it takes the runtime's map as it took the
+        dict. ``set.__ior__`` takes only sets, so ``total`` is bound to a new set with the same items
+        instead: the same, as long as no other name holds the old one (``total`` is only read in place)."""
         if not (isinstance(merge.op, ast.BitOr) and isinstance(merge.target, ast.Name)):
             return False
-        if not uses.definitions or any(
-            definition.constructor is None or definition.constructor.type not in (ContainerType.MAP, ContainerType.DEFAULT_MAP)
-            for definition in uses.definitions
-        ):
+        types = {definition.constructor.type if definition.constructor is not None else None for definition in uses.definitions}
+        if types and types <= {ContainerType.MAP, ContainerType.DEFAULT_MAP}:
+            made, in_place = (ast.Dict, ast.DictComp), "builtins.dict"
+        elif types == {ContainerType.SET}:
+            made, in_place = (ast.Set, ast.SetComp), "builtins.set"
+        else:
             return False
         function = next(self.scopes.chain(merge))
         if not isinstance(function, FUNCTIONS):
@@ -327,22 +333,33 @@ class UseClassifier:
             isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names for node in ast.walk(function)
         ):
             return False
-        bindings = [
-            node for node in ast.walk(function)
-            if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load) and node is not merge.target
-        ]
-        return bool(bindings) and all(self._new_dict(binding) for binding in bindings)
+        named = [node for node in ast.walk(function) if isinstance(node, ast.Name) and node.id == name and node is not merge.target]
+        bindings = [node for node in named if not isinstance(node.ctx, ast.Load)]
+        if not bindings or not all(self._new_container(binding, made, in_place) for binding in bindings):
+            return False
+        return in_place == "builtins.dict" or all(self._read_in_place(node) for node in named if isinstance(node.ctx, ast.Load))
 
-    def _new_dict(self, binding: ast.Name) -> bool:
+    def _new_container(self, binding: ast.Name, made: tuple[type, ...], constructor: str) -> bool:
         assignment = self.scopes.parent(binding)
         if not (isinstance(assignment, (ast.Assign, ast.AnnAssign)) and assignment.value is not None):
             return False
         if isinstance(assignment, ast.Assign) and assignment.targets != [binding]:
             return False
         value = assignment.value
-        return isinstance(value, (ast.Dict, ast.DictComp)) or (
-            isinstance(value, ast.Call) and self.survey.names.qualify(value.func) == "builtins.dict"
-        )
+        return isinstance(value, made) or (isinstance(value, ast.Call) and self.survey.names.qualify(value.func) == constructor)
+
+    def _read_in_place(self, node: ast.Name) -> bool:
+        """A read of a local that hands the object to no other name: a method called on it, ``len``,
+        ``sorted`` and the other reading calls, ``in``, a loop over it, a comparison, printing, or the
+        function's return (after which no later ``|=`` runs)."""
+        parent = self.scopes.parent(node)
+        if isinstance(parent, ast.Attribute):
+            return isinstance(self.scopes.parent(parent), ast.Call) and self.scopes.parent(parent).func is parent  # type: ignore[union-attr]
+        if isinstance(parent, ast.Call):
+            return parent.func is not node and node in parent.args and self.survey.names.qualify(parent.func) in _READ_IN_PLACE
+        if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)):
+            return parent.iter is node
+        return isinstance(parent, (ast.Compare, ast.FormattedValue, ast.Return))
 
     def _copied(self, copy: ast.expr, uses: SlotUses) -> None:
         """``X.copy()``, ``copy.copy(X)``: after the fix a container of the runtime's kind too, not a dict or a
