@@ -19,7 +19,8 @@ from ..analysis.survey import Survey, survey_module
 from ..analysis.uses import UseClassifier, collect
 from ..index.project import ModuleContext
 from ..syntax.scopes import COMPOUND, Scopes, nested_blocks
-from .caches import judge_cache, judge_kept_by_cache
+from ..analysis.memo_decorators import memo_decorators
+from .caches import judge_cache, judge_kept_by_cache, judge_memo_decorator
 from .containers import ContainerJudge
 from .finalizers import judge_finalizers
 from .findings import Finding
@@ -37,6 +38,7 @@ def analyze(
     findings = judge_finalizers(  # a finalizer that holds its object is rare: its evidence is built only then
         tree, source, survey, scopes, lambda target: isinstance(Evidence(scopes, survey, vocabulary, {}, source).of(target), Obj)
     )
+    findings.extend(_hand_written_caches(tree, source, survey, scopes, vocabulary))
     if not survey.has_candidates:
         return sorted(findings, key=lambda finding: (finding.line, finding.col, finding.code))
     collected = collect(tree, source, survey, scopes)
@@ -51,6 +53,15 @@ def analyze(
         findings.extend([finding] if finding is not None else [])
     findings.extend(finding for cached in survey.cached_functions if (finding := judge_cache(cached, survey, evidence)) is not None)
     return sorted(findings, key=lambda finding: (finding.line, finding.col, finding.code))
+
+
+def _hand_written_caches(tree: ast.Module, source: str, survey: Survey, scopes: Scopes, vocabulary: Vocabulary) -> list[Finding]:
+    """WG006 on decorators that memoise in their own closure; the evidence is built only where one is."""
+    memos = list(memo_decorators(tree, survey.names))
+    if not memos:
+        return []
+    evidence = Evidence(scopes, survey, vocabulary, {}, source)
+    return [finding for memo in memos if (finding := judge_memo_decorator(memo, tree, evidence)) is not None]
 
 
 def _hooks(calls: list[ast.Call], scopes: Scopes, survey: Survey) -> dict[ast.AST, Hook]:

@@ -6,8 +6,9 @@ from typing import Optional
 
 from ..analysis.evidence import Evidence, Obj, text
 from ..analysis.fill_contents import object_in_tuple
+from ..analysis.memo_decorators import MemoDecorator
 from ..analysis.survey import CachedFunction, KeptArgument, Survey
-from ..syntax.scopes import function_parameters
+from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters, module_level
 from . import cache_fix, codes
 from .findings import Evidence as Proof, Finding
 
@@ -20,14 +21,17 @@ DOCS: dict[str, str] = {
 *`functools.lru_cache` / `functools.cache` (also `lru_cache(None)`, `lru_cache()`, stacked under other
 decorators) on a function that takes modules or tensors (or objects holding them), or on a method of an
 `nn.Module` subclass, an optimizer, a scheduler, or a class whose instances hold modules or tensors, or on
-a method of any class annotated to return tensors or modules (`-> Tensor`, `-> tuple[Tensor, str]`).*
+a method of any class annotated to return tensors or modules (`-> Tensor`, `-> tuple[Tensor, str]`); also a
+decorator that caches by hand, filling a container of its own closure with the calls of what it decorates.*
 
 - **Why it matters**: the cache is a process-wide dict with strong keys: every `self` (every module) or
   tensor argument stays alive. On `forward` of a rotary-embedding module it is the most common pinning idiom;
   Megatron-LM calls `forward.cache_clear()` with a comment that the cache otherwise leaks memory.
 - **Example**: `@functools.cache def assert_and_get_unique_device(module: torch.nn.Module)` (torch);
   `@lru_cache(maxsize=128) def _load_image(self, id_: str) -> Tensor` on a dataset class, which keeps up to
-  128 loaded images, and the dataset, after the dataset is gone.
+  128 loaded images, and the dataset, after the dataset is gone; `def tensor_cache(fn: Callable[...,
+  torch.Tensor])` whose wrapper appends `(args, kwargs, result)` to a `deque` bound in the decorator
+  (reported at that `deque`, and left to fix by hand).
 - **Fix**: an unsafe fix, made only by `python -m fixes.apply --unsafe-fixes`: the weak cache keeps
   `lru_cache`'s keys, order, results and methods, but it is no `functools._lru_cache_wrapper`, which
   `isinstance`, `inspect.isfunction`, `functools.wraps` and `torch.jit` tell apart; check that nothing in
@@ -146,3 +150,53 @@ def judge_kept_by_cache(kept: KeptArgument, evidence: Evidence) -> Optional[Find
         message=codes.cache_message(keeper.decorator, name, (found.kind,), where),
         fix_reason=codes.defined_elsewhere(keeper.module, keeper.line),
     )
+
+
+def judge_memo_decorator(memo: MemoDecorator, tree: ast.Module, evidence: Evidence) -> Optional[Finding]:
+    """WG006 on a decorator's own closure cache (``memo_decorators.py``), where its annotations, or a
+    function of this module that it decorates, show that the calls it keeps carry framework objects."""
+    found = _annotated_framework(memo.decorator, evidence) or _decorating_framework_functions(memo, tree, evidence)
+    if found is None:
+        return None
+    decorator, made = memo.decorator.name, memo.made
+    kind = text(made.func) if isinstance(made, ast.Call) else type(made).__name__.lower()
+    fill_line = getattr(memo.fill, "lineno", made.lineno)
+    return Finding(
+        code="WG006",
+        line=made.lineno,
+        col=made.col_offset,
+        name=f"{decorator}.<locals>.{memo.container}",
+        kind=kind,
+        scope="function",
+        holds=(found.kind,),
+        evidence=Proof(found.line, found.why),
+        message=codes.memo_message(decorator, memo.container, memo.wrapper.name, fill_line, (found.kind,), f"({found.cited(made.lineno)})"),
+        fix_reason=codes.HAND_WRITTEN_CACHE,
+    )
+
+
+def _annotated_framework(function: FunctionNode, evidence: Evidence) -> Optional[Obj]:
+    """A framework type anywhere in the decorator's annotations: ``fn: Callable[..., torch.Tensor]``."""
+    annotations = [argument.annotation for argument in function_parameters(function)] + [function.returns]
+    for annotation in annotations:
+        for node in ast.walk(annotation) if annotation is not None else ():
+            kind = evidence.kind_of_type(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+            if kind is not None:
+                return Obj(kind, f"annotated `{text(annotation)}`", annotation.lineno)  # type: ignore[union-attr]
+    return None
+
+
+def _decorating_framework_functions(memo: MemoDecorator, tree: ast.Module, evidence: Evidence) -> Optional[Obj]:
+    """A function of this module decorated with it whose parameters or result are annotated as framework
+    objects: the calls the closure keeps carry them."""
+    for statement in module_level(tree.body):
+        if not (isinstance(statement, FUNCTIONS) and any(
+            isinstance(decorator, ast.Name) and decorator.id == memo.decorator.name for decorator in statement.decorator_list
+        )):
+            continue
+        for annotation in [argument.annotation for argument in function_parameters(statement)] + [statement.returns]:
+            value = evidence.of_annotation(annotation)
+            obj = value if isinstance(value, Obj) else object_in_tuple(value)
+            if obj is not None and annotation is not None:
+                return Obj(obj.kind, f"`{statement.name}`, which it decorates, annotated `{text(annotation)}`", annotation.lineno)
+    return None

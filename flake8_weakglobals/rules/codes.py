@@ -118,6 +118,21 @@ def cache_message(decorator: str, name: str, kinds: tuple[str, ...], evidence: s
     return f"WG006 `@{decorator}` on `{name}` caches calls keyed by {_holds(kinds)} {evidence}"
 
 
+def memo_message(decorator: str, container: str, wrapper: str, fill_line: int, kinds: tuple[str, ...], evidence: str) -> str:
+    """WG006 on a hand-written cache in a decorator's closure."""
+    return (
+        f"WG006 `{decorator}.<locals>.{container}`, a cache the decorator keeps by hand, one per function it decorates, "
+        f"keeps the {_holds(kinds)} of the calls `{wrapper}` stores at line {fill_line} {evidence}"
+    )
+
+
+#: Why the codemod leaves a decorator's own cache alone.
+HAND_WRITTEN_CACHE = (
+    "a hand-written cache in a decorator's closure: the codemod rewrites containers and lru_caches, not "
+    "the decorator's own lookup; bound it, key it weakly or clear it by hand"
+)
+
+
 def advice(finding: Finding) -> str:
     """Why one finding matters and what to do about it, in a sentence: what ``--show-source`` prints under
     the finding's source (the whole entry is ``--explain``'s)."""
