@@ -4,6 +4,7 @@ the static finding it confirms, the pins it must not report (import-time workspa
 objects older than the test), and the promises of the walk (no user code runs, nothing is kept alive)."""
 from __future__ import annotations
 
+import ast
 import gc
 import json
 import os
@@ -38,10 +39,12 @@ def demo(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     import census_demo.loaderish
     import census_demo.names
     import census_demo.rotary
+    import census_demo.shapes
     import census_demo.shared
     import census_demo.workspace
 
     yield census_demo
+    census_demo.shapes.forget()
     census_demo.shared.forget()
     census_demo.names.module_names.clear()
     census_demo.names.weak_names.clear()
@@ -169,6 +172,57 @@ def test_every_container_that_holds_an_object_lists_it_once_with_its_own_path(de
     ]
     assert {pin.identity for pin in report.pins} == {f"{os.getpid()}:{address}"} and report.nbytes == (8 * 8 + 8) * 4
     assert report.lines()[0].startswith("weakglobals census of census_demo: 6 containers hold 1 object created by 1 test")
+
+
+_STEP = re.compile(r"\.(?P<name>\w+)|\[(?P<item>[^\]]*)\]|\{(?P<member>[^}]*)\}| <(?P<label>closure|defaults)>")
+
+
+def evaluate(path: str) -> list[Any]:
+    """Every object ``path`` can name, read as a reader reads it: its longest prefix that is an imported
+    module, then attributes, items (``[<Linear at 0x…>]`` is the key of that address, or the value under
+    it), set members, closures and defaults; a closure's cell reads as its contents."""
+    parts = path.split(".")
+    root = next(n for n in range(len(parts), 0, -1) if ".".join(parts[:n]) in sys.modules)
+    rest = path[len(".".join(parts[:root])):]
+    found: list[Any] = [sys.modules[".".join(parts[:root])]]
+    position = 0
+    while position < len(rest):
+        step = _STEP.match(rest, position)
+        assert step is not None, f"{path!r}: cannot read from {rest[position:]!r}"
+        position = step.end()
+        found = [child for parent in found for child in _children(parent, step)]
+        found += [cell.cell_contents for cell in found if type(cell).__name__ == "cell"]
+    return found
+
+
+def _children(parent: Any, step: re.Match[str]) -> list[Any]:
+    name, item, member, label = step["name"], step["item"], step["member"], step["label"]
+    if name is not None:
+        namespace = parent.__dict__ if hasattr(parent, "__dict__") else {}
+        return [namespace[name]] if name in namespace else [getattr(parent, name)] if hasattr(parent, name) else []
+    if label is not None:
+        return [parent.__closure__] if label == "closure" else [d for d in (parent.__defaults__, parent.__kwdefaults__) if d is not None]
+    wanted = item if item is not None else member
+    by_address = re.fullmatch(r"<[\w.]+ at (0x[0-9a-f]+)>", wanted)
+    if isinstance(parent, dict):
+        keys = [key for key in parent if (id(key) == int(by_address[1], 16) if by_address else key == ast.literal_eval(wanted))]
+        return [found for key in keys for found in (key, parent[key])]
+    if isinstance(parent, (list, tuple)) and item is not None:
+        return [parent[int(item)]]
+    if isinstance(parent, (set, frozenset)) and by_address:
+        return [element for element in parent if id(element) == int(by_address[1], 16)]
+    return []
+
+
+def test_every_printed_path_evaluates_to_the_object_it_names(demo: Any) -> None:
+    with census(["census_demo"]) as report:
+        model = nn.Linear(4, 4)
+        demo.shapes.keep_every_way(model)
+        demo.shared.keep_everywhere(model)
+    paths = sorted(pin.path for pin in report.pins)
+    assert len(paths) >= 12, paths
+    for path in paths:
+        assert any(found is model for found in evaluate(path)), f"{path} does not reach the object it names"
 
 
 def test_tied_and_viewed_storage_is_counted_once(demo: Any) -> None:
