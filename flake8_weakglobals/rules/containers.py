@@ -120,7 +120,8 @@ numbers, sizes and strings keeps nothing alive).*
 
 - **Why it matters**: usually it does not: the container is the objects' only owner, so nothing outlives
   its use because of it. It lives for the whole process, which matters when it is large.
-- **Example**: `class DeepSpeedSelfAttention: _qkv_buffers = []` with `_qkv_buffers.append(torch.empty(...))`.
+- **Example**: `class DeepSpeedSelfAttention: _qkv_buffers = []` with `_qkv_buffers.append(torch.empty(...))`;
+  a map of them under plain keys, `_cublaslt_workspaces[(device, size)] = torch.empty(size, ...)` (torch).
 - **Fix**: none automatic: a weak container would drop the objects at once. Free the workspace when done.
 - **Fix safety**: not applicable; and a WG001–WG005 or WG008 container that also holds such objects is
   never rewritten, for the same reason.
@@ -349,6 +350,8 @@ class ContainerJudge:
         # import (a test module's table of parameters), or with what the module keeps anyway, it is the
         # module's own data: no finding at all.
         workspace = [(line, found) for line, found, at_import in direct if found.owned and not at_import]
+        if container.keyed:  # ``_W[(n, device)] = torch.zeros(n)``: a workspace kept under plain keys
+            workspace += [(h.fill.line, found) for h in held if not h.fill.at_import and (found := h.stored_object) is not None and found.owned]
         if workspace:
             return "WG007", workspace
         # keyed by addresses, holding only numbers and strings: nothing is kept alive (a stale hit is no pin)
