@@ -225,6 +225,15 @@ def test_every_printed_path_evaluates_to_the_object_it_names(demo: Any) -> None:
         assert any(found is model for found in evaluate(path)), f"{path} does not reach the object it names"
 
 
+def test_a_mocks_records_of_its_calls_are_one_container(demo: Any) -> None:
+    """A ``Mock`` keeps its arguments in ``call_args``, ``call_args_list`` and ``mock_calls``: one holder."""
+    with census(["census_demo"]) as report:
+        first, second = nn.Linear(2, 2), nn.Linear(3, 3)
+        demo.shapes.RECORDER(first)
+        demo.shapes.RECORDER(second)
+    assert containers(report) == {"census_demo.shapes.RECORDER": (2, (2 * 2 + 2 + 3 * 3 + 3) * 4, "None")}
+
+
 def test_tied_and_viewed_storage_is_counted_once(demo: Any) -> None:
     with census(["census_demo"]) as report:
         first, second = nn.Linear(64, 64, bias=False), nn.Linear(64, 64, bias=False)

@@ -41,10 +41,16 @@ class Described(NamedTuple):
 
 
 def describe(chain: list[object], root: str) -> Described:
-    """The path of ``chain`` (a module's or class's namespace dict first) as one expression."""
+    """The path of ``chain`` (a module's or class's namespace dict first) as one expression. A mock on the
+    way is the container: what it records of its calls (``call_args``, ``mock_calls``,
+    ``call_args_list``) is one holder's bookkeeping, not several containers."""
     parts, namespace, first = [root], True, None
+    mock = _mock_class()
     for index, (parent, child) in enumerate(zip(chain, chain[1:])):
         label, namespace = step(parent, child, namespace)
+        if first is None and mock is not None and inherits(type(parent), (mock,)) and index > 0:
+            first = index
+            container, by_name = "".join(parts), False
         if first is None and _ITEM.match(label):
             first = index
             container = "".join(parts)
@@ -56,6 +62,14 @@ def describe(chain: list[object], root: str) -> Described:
     if first is None:
         return Described(path, path, max(len(chain) - 2, 0), False)
     return Described(path, container, first, by_name, _through_a_plain_cache_key(chain))
+
+
+def _mock_class() -> Optional[type]:
+    """``unittest.mock.NonCallableMock``, the base of every mock, if a test imported ``unittest.mock``."""
+    mock = sys.modules.get("unittest.mock")
+    namespace = types.ModuleType.__dict__["__dict__"].__get__(mock) if type(mock) is types.ModuleType else {}
+    found = namespace.get("NonCallableMock")
+    return found if type(found) is type else None
 
 
 def _through_a_plain_cache_key(chain: list[object]) -> bool:
