@@ -47,8 +47,8 @@ from .heap import (
     reachable,
     type_name,
 )
-from .pin_paths import Described, every_name, qualified_name
-from .report import ACCEPTED, CONSTANT_CACHE, Confirmation, Pin, Report
+from .pin_paths import COMPILER_GLOBALS, Described, every_name, qualified_name
+from .report import ACCEPTED, COMPILED, CONSTANT_CACHE, Confirmation, Pin, Report
 from .tensor_bytes import storages
 
 _IMPORT_SYSTEM_NAMES = frozenset({"__loader__", "__spec__", "__builtins__"})
@@ -295,10 +295,12 @@ class Census:
         )
 
     def _intended(self, target: object, root: str, plain_cache_key: bool) -> str:
-        """Why a pin is held on purpose, or "": a container accepted in ``[tool.weakglobals]``, or a cache of
-        constant tensors (a plain tensor, neither a module nor a parameter, under a key of plain values)."""
+        """Why a pin is held on purpose, or "": a container accepted in ``[tool.weakglobals]``, a graph
+        torch.compile keeps in a module's globals, or a cache of constant tensors (a plain tensor, neither a module nor a parameter, under a key of plain values)."""
         if root in self.settings.census_accept:
             return ACCEPTED
+        if f".{root.rpartition('.')[2]}".startswith(COMPILER_GLOBALS):
+            return COMPILED
         if plain_cache_key:
             tensor, module, parameter = (_imported_class(name) for name in ("torch.Tensor", "torch.nn.Module", "torch.nn.Parameter"))
             kind = type(target)

@@ -23,6 +23,9 @@ _LRU_WRAPPER = functools._lru_cache_wrapper  # type: ignore[attr-defined]
 _FUNCTION = {
     "__closure__": " <closure>", "__defaults__": " <defaults>", "__kwdefaults__": " <defaults>", "__dict__": "",
 }
+#: The globals torch.compile installs in a compiled function's module (its graph, and where a graph break
+#: resumes): torch's own, freed by ``torch._dynamo.reset()``.
+COMPILER_GLOBALS = (".__compiled_fn_", ".__resume_at_")
 _ITEM = re.compile(r"[\[{]| -> ")
 _ANNOTATION = re.compile(r" <[a-z_]+>")
 
@@ -59,6 +62,8 @@ def describe(chain: list[object], root: str) -> Described:
             )
         parts.append(label)
     path = "".join(parts)
+    if len(parts) > 2 and parts[1].startswith(COMPILER_GLOBALS) and (first is None or first > 1):
+        return Described(path, parts[0] + parts[1], 1, False)  # one global, however many attributes lead on
     if first is None:
         return Described(path, path, max(len(chain) - 2, 0), False)
     return Described(path, container, first, by_name, _through_a_plain_cache_key(chain))

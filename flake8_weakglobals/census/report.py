@@ -18,6 +18,8 @@ SHOWN = 3  # pins listed per container; the rest are summed up
 CONSTANT_CACHE = ("intended: a cache of constant tensors under keys of plain values (dtypes, devices, numbers), "
                   "bounded by those keys; the first test to fill it is named, whichever that is")
 ACCEPTED = "intended: accepted in [tool.weakglobals] census-accept"
+COMPILED = ("intended: a graph torch.compile installed as a global of the compiled function's module, torch's "
+            "own; `torch._dynamo.reset()` frees it")
 
 
 @dataclass(frozen=True)
