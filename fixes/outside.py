@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
 from flake8_weakglobals.analysis.call_routes import handing_decorator, string_constants, strings_naming
-from flake8_weakglobals.analysis.caught_while_walked import caught_while_walked
+from flake8_weakglobals.analysis.walks_that_see_a_change import walk_that_sees_a_change
 from flake8_weakglobals.analysis.compiled_regions import compiled_functions, enclosing_function, spells_a_compiler, untraceable
 from flake8_weakglobals.analysis.evidence import argument_at
 from flake8_weakglobals.analysis.framework_types import Vocabulary
@@ -927,9 +927,9 @@ def _uses_in(
     compiled = _compiled(found.tree, found.names, spells_a_compiler(source)) if uses else {}
     for _, reference in sorted(uses, key=lambda pair: pair[0]):
         unsafe = _unsafe(reference, found.parents, found.names)
-        caught = caught_while_walked(found.parents.get, reference) if unsafe is None else None
-        if caught is not None:
-            unsafe = f"a walk in a `try` (line {caught}) that catches a change of size meanwhile, an error the runtime never raises"
+        sees_a_change = walk_that_sees_a_change(found.parents.get, reference) if unsafe is None else None
+        if sees_a_change is not None:
+            unsafe = f"a walk: {sees_a_change}"
         function = enclosing_function(reference, found.parents.get) if unsafe is None and compiled else None
         if function in compiled and untraceable(reference, found.parents.get, found.names):
             unsafe = f"`{_statement(reference, found.parents)}` in `{function.name}`, {compiled[function]}, and the runtime lets a compiler trace `[]`, `get`, `in` and `len` only"  # type: ignore[union-attr,index]

@@ -18,7 +18,7 @@ from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
 from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes, function_parameters
 from .evidence import text
-from .caught_while_walked import caught_while_walked
+from .walks_that_see_a_change import walk_that_sees_a_change
 from .framework_types import MODULE_HOOK_REGISTRARS, TENSOR_HOOK_REGISTRARS
 from .long_lived_places import Slot, SlotResolver
 from .passed_to_calls import READING_CALLS, Passing
@@ -265,6 +265,9 @@ class UseClassifier:
     def _read(self, node: ast.expr, parent: Optional[ast.AST], uses: SlotUses) -> None:
         """A use of the container's value; ``node`` evaluates to it (the reference, or ``X or {}`` around it)."""
         line = node.lineno
+        sees_a_change = walk_that_sees_a_change(self.scopes.parent, node)
+        if sees_a_change is not None:
+            uses.blockers.append((line, sees_a_change))
         if isinstance(parent, ast.Subscript) and parent.value is node:
             self._subscript(parent, uses)
         elif isinstance(parent, ast.Attribute) and parent.value is node:
@@ -294,9 +297,6 @@ class UseClassifier:
             if isinstance(parent, ast.FormattedValue):
                 uses.printed.append(line)
         elif isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
-            caught = caught_while_walked(self.scopes.parent, node)
-            if caught is not None:
-                uses.blockers.append((line, f"it is walked in a `try` (line {caught}) that catches the error a dict or set raises when it changes size meanwhile; the runtime walks a snapshot and never raises"))
             uses.key_uses.append((line, "iteration"))
         elif isinstance(parent, (ast.Tuple, ast.List)) and len(parent.elts) > 1 and self.passing.deep_copied(parent):
             # ``deepcopy((model, X))``: the copy's keys are copies, kept only where each was part of the copied group

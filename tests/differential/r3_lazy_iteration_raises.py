@@ -1,7 +1,7 @@
 """Class 3: a generator walks the names lazily while the caller registers one more module. A dict raises
-`RuntimeError: dictionary changed size during iteration`; the runtime's snapshot walk goes on silently."""
-# expect: fixed
-# known gap: WeakIdMap iterates a snapshot and never raises on a change of size during iteration, which a dict does; raising would also break list(m.items()) while another thread inserts, which a dict's C loop never allows (runtime.py)
+`RuntimeError: dictionary changed size during iteration`; the runtime's snapshot walk would go on silently,
+so the fix refuses a walk suspended at a `yield`."""
+# expect: refused: yields as it goes
 from torch import nn
 
 names = {}

@@ -1,6 +1,6 @@
 """Uses by every route: another module deletes entries while iterating the map (a dict raises at the
 next step, and the job reports it)."""
-# expect: refused: catches a change of size
+# expect: refused: catches the error a dict or set raises
 import torch
 from torch import nn
 
