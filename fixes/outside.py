@@ -120,8 +120,9 @@ def _outside_reason(
         found = references(other, tree)
         if found is None:
             continue
-        for line, use, statement, reference in _uses_in(found, names, attribute, holder, files[other]):
-            sees_what_goes = sees_what_goes or sees_what_goes_there(found.parents.get, reference, "WeakIdList" in finding.runtime_names)
+        sequence = "WeakIdList" in finding.runtime_names
+        for line, use, statement, reference in _uses_in(found, names, attribute, holder, files[other], sequence):
+            sees_what_goes = sees_what_goes or sees_what_goes_there(found.parents.get, reference, sequence)
             if use is not None:
                 return f"`{_shown(other)}` line {line} uses it as {use}, which the rewrite may change", ()
             if finding.code == "WG005":
@@ -911,7 +912,7 @@ def _listed_at(scope: Path) -> dict[Path, int]:
 
 
 def _uses_in(
-    found: References, names: frozenset[str], attribute: Optional[str], holder: Optional[str], source: str
+    found: References, names: frozenset[str], attribute: Optional[str], holder: Optional[str], source: str, sequence: bool
 ) -> Iterator[tuple[int, Optional[str], str, ast.expr]]:
     """Each reference in another module to the container under any of ``names`` (or, given, to any
     attribute named ``attribute``), and to the object that holds it: ``(line, the use the runtime may not
@@ -927,7 +928,7 @@ def _uses_in(
     compiled = _compiled(found.tree, found.names, spells_a_compiler(source)) if uses else {}
     for _, reference in sorted(uses, key=lambda pair: pair[0]):
         unsafe = _unsafe(reference, found.parents, found.names)
-        sees_a_change = walk_that_sees_a_change(found.parents.get, reference) if unsafe is None else None
+        sees_a_change = walk_that_sees_a_change(found.parents.get, reference, sequence) if unsafe is None else None
         if sees_a_change is not None:
             unsafe = f"a walk: {sees_a_change}"
         function = enclosing_function(reference, found.parents.get) if unsafe is None and compiled else None

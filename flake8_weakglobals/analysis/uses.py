@@ -265,7 +265,8 @@ class UseClassifier:
     def _read(self, node: ast.expr, parent: Optional[ast.AST], uses: SlotUses) -> None:
         """A use of the container's value; ``node`` evaluates to it (the reference, or ``X or {}`` around it)."""
         line = node.lineno
-        sees_a_change = walk_that_sees_a_change(self.scopes.parent, node)
+        sequence = {d.constructor.type for d in uses.definitions if d.constructor is not None} == {ContainerType.SEQUENCE}
+        sees_a_change = walk_that_sees_a_change(self.scopes.parent, node, sequence)
         if sees_a_change is not None:
             uses.blockers.append((line, sees_a_change))
         if isinstance(parent, ast.Subscript) and parent.value is node:

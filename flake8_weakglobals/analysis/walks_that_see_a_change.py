@@ -23,10 +23,17 @@ _CONSUMING = frozenset("list tuple set frozenset dict sorted sum any all min max
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
 
 
-def walk_that_sees_a_change(parent: Callable[[ast.AST], Optional[ast.AST]], node: ast.expr) -> Optional[str]:
+def walk_that_sees_a_change(parent: Callable[[ast.AST], Optional[ast.AST]], node: ast.expr, sequence: bool) -> Optional[str]:
     """Why the walk of ``node`` (a reference to the container, walked by a ``for`` loop over it, or its
-    ``keys()``, ``values()``, ``items()``) relies on the error a change of size raises, or None."""
+    ``keys()``, ``values()``, ``items()``) relies on the error a change of size raises, or None. A list's
+    walk never raised, and the runtime's list walks live as a list does: for a ``sequence`` only a ``try``
+    around the walk counts."""
     loop = _walking_loop(parent, node)
+    if sequence and loop is not None and not isinstance(loop, ast.GeneratorExp):
+        caught = _caught(parent, loop)
+        return None if caught is None else f"it is walked in a `try` (line {caught}) that catches the error a dict or set raises when it changes size meanwhile; the runtime walks a snapshot and never raises"
+    if sequence:
+        return None
     if isinstance(loop, ast.GeneratorExp):
         if _consumed_at_once(parent, loop):
             return None

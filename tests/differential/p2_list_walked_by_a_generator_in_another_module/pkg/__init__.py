@@ -1,0 +1,1 @@
+"""Layer tracking for a staged freeze."""
