@@ -101,6 +101,7 @@ def _outside_reason(
     holder = f"{context.name}.{finding.name.partition('.')[0]}" if finding.scope in ("instance", "class") else None
     uses: list[str] = []
     sees_what_goes = finding.sees_what_goes  # read by a walk or a position: here, or (below) elsewhere
+    sequence = "WeakIdList" in finding.runtime_names  # a list: its walks never raised, and a position can name another
     for other in _mentioning(scope, {name.rpartition(".")[0].rpartition(".")[2] for name in exported}):  # each module it is in
         if other == own:
             continue
@@ -120,7 +121,6 @@ def _outside_reason(
         found = references(other, tree)
         if found is None:
             continue
-        sequence = "WeakIdList" in finding.runtime_names
         for line, use, statement, reference in _uses_in(found, names, attribute, holder, files[other], sequence):
             sees_what_goes = sees_what_goes or sees_what_goes_there(found.parents.get, reference, sequence)
             if use is not None:
