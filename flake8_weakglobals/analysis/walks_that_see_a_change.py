@@ -29,23 +29,20 @@ def walk_that_sees_a_change(parent: Callable[[ast.AST], Optional[ast.AST]], node
     walk never raised, and the runtime's list walks live as a list does: for a ``sequence`` only a ``try``
     around the walk counts."""
     loop = _walking_loop(parent, node)
-    if sequence and loop is not None and not isinstance(loop, ast.GeneratorExp):
-        caught = _caught(parent, loop)
-        return None if caught is None else f"it is walked in a `try` (line {caught}) that catches the error a dict or set raises when it changes size meanwhile; the runtime walks a snapshot and never raises"
-    if sequence:
+    if loop is None:
         return None
     if isinstance(loop, ast.GeneratorExp):
-        if _consumed_at_once(parent, loop):
+        if sequence or _consumed_at_once(parent, loop):
             return None
         return (
             f"it is walked by a generator expression kept for later (line {loop.lineno}), so the container may change "
             "between two steps, where a dict or set raises and the runtime's snapshot walk goes on"
         )
-    if loop is None:
-        return None
     caught = _caught(parent, loop)
     if caught is not None:
         return f"it is walked in a `try` (line {caught}) that catches the error a dict or set raises when it changes size meanwhile; the runtime walks a snapshot and never raises"
+    if sequence:
+        return None
     suspended = next((found.lineno for statement in loop.body for found in _yields(statement)), None)
     if suspended is not None:
         return (
