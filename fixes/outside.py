@@ -364,6 +364,12 @@ def _reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, cont
         for line, how, bound, classes_only in found.found:
             if classes_only and finding.scope != "class" and not (finding.scope == "function" and "." in finding.name):
                 continue  # a class's namespace holds no module's global, nor an instance's attribute (a cached method it does)
+            spelled_read = next(((read_line, shown) for read_line, held, shown in _reads_of(other, files[other], attribute) if held in bound), None)
+            if spelled_read is not None:  # ``mod = import_module("pkg." + part)`` then ``mod._REG``
+                return (
+                    f"`{_shown(other)}` line {line} {how}, and line {spelled_read[0]} reads `{attribute}` from what it "
+                    f"finds (`{spelled_read[1]}`): it may use the container in ways the fix cannot see"
+                )
             read = next(
                 ((read_line, read_how) for target, read_line, read_how, variable, sweep in reads
                  if not target and variable in bound and sweep),
@@ -410,17 +416,74 @@ def _scope_key(node: ast.AST, scopes: Scopes) -> int:
                  for line in (getattr(scope, "lineno", 0),)), 0)
 
 
-@functools.lru_cache(maxsize=_MAX_FILES)
-def _by_name(path: Path, text: str) -> _ByName:
+@dataclasses.dataclass(frozen=True)
+class _Parsed:
+    """One module of the project as the by-name questions read it: parsed, its imports, its scopes (indexed
+    as questions reach into them) and the lines that name each word, shared by every question about it."""
+
+    context: ModuleContext
+    tree: ast.Module
+    names: Names
+    scopes: Scopes
+    mentions: Mentions
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_module(path: Path, text: str) -> Optional[_Parsed]:
     context = context_for(path)
     tree = _parsed(text)
     if tree is None or context is None:
+        return None
+    return _Parsed(context, tree, imported_names(tree), Scopes(tree), Mentions(text))
+
+
+def _held_in(expr: ast.expr, names: Names, scopes: Scopes) -> str:
+    """The variable ``expr`` is (``"<line of its function>:<name>"``), ``"<direct>"`` where ``expr`` finds an
+    object by name in place (``import_module(n)``, ``sys.modules[n]``, ``sys.modules.get(n)``), else ""."""
+    if isinstance(expr, ast.Name):
+        return f"{_scope_key(expr, scopes)}:{expr.id}"
+    inner = expr
+    if isinstance(inner, ast.Subscript):
+        inner = inner.value
+    elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr == "get":
+        inner = inner.func.value
+    return "<direct>" if _finds_by_name(expr, names, scopes) or (inner is not expr and _finds_by_name(inner, names, scopes)) else ""
+
+
+@functools.lru_cache(maxsize=_MAX_FILES)
+def _reads_of(path: Path, text: str, attribute: str) -> tuple[tuple[int, str, str], ...]:
+    """Where the module reads ``attribute`` by its own name (``x.NAME``, ``getattr(x, "NAME")``,
+    ``x.__dict__["NAME"]``) from an object it holds in a variable or finds in place: ``(line, the variable
+    as ``_held_in`` names it, the read as written)``. Matched against what it finds by name, these are the
+    reads of a module or an object that no name of the project shows."""
+    parsed = _parsed_module(path, text)
+    if parsed is None:
+        return ()
+    names, scopes = parsed.names, parsed.scopes
+    reads: list[tuple[int, str, str]] = []
+    for node in scopes.index_parts(parsed.tree, functools.partial(Mentions.within, parsed.mentions.words({attribute}))):
+        receiver: Optional[ast.expr] = None
+        if isinstance(node, ast.Attribute) and node.attr == attribute:
+            receiver = node.value
+        elif isinstance(node, ast.Call) and names.qualify(node.func) == "builtins.getattr" and len(node.args) > 1:
+            receiver = node.args[0] if isinstance(node.args[1], ast.Constant) and node.args[1].value == attribute else None
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == attribute:
+            receiver = node.value.value if isinstance(node.value, ast.Attribute) and node.value.attr == "__dict__" else None
+        held = _held_in(receiver, names, scopes) if receiver is not None else ""
+        if held:
+            reads.append((node.lineno, held, ast.unparse(node)[:50]))
+    return tuple(reads)
+
+
+@functools.lru_cache(maxsize=_MAX_FILES)
+def _by_name(path: Path, text: str) -> _ByName:
+    parsed = _parsed_module(path, text)
+    if parsed is None:
         return _ByName()
-    names = imported_names(tree)
+    context, tree, names, scopes = parsed.context, parsed.tree, parsed.names, parsed.scopes
     found: list[tuple[int, str, frozenset[str], bool]] = []
     attributes: list[tuple[str, int, str, tuple[tuple[str, str], ...], str, bool]] = []
     blind: list[tuple[str, int, str]] = []
-    scopes = Scopes(tree)
 
     def target(expr: ast.expr) -> str:
         named = names.qualify(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
@@ -442,12 +505,7 @@ def _by_name(path: Path, text: str) -> _ByName:
             return value.args[0].value
         return ""
 
-    def variable(expr: ast.expr) -> str:
-        if isinstance(expr, ast.Name):
-            return f"{_scope_key(expr, scopes)}:{expr.id}"
-        return "<direct>" if _finds_by_name(expr, names, scopes) else ""
-
-    lines = Mentions(text).words(_BY_NAME_WORDS | names.spellings((*_MODULES_BY_NAME, *_ATTRIBUTES_BY_NAME)))
+    lines = parsed.mentions.words(_BY_NAME_WORDS | names.spellings((*_MODULES_BY_NAME, *_ATTRIBUTES_BY_NAME)))
     for node in scopes.index_parts(tree, functools.partial(Mentions.within, lines)):
         if isinstance(node, (ast.Call, ast.Attribute)) and _finds_by_name(node, names, scopes):
             found.append((node.lineno, f"finds objects by name with `{ast.unparse(node)[:50]}`", _bound_to(node, scopes), _finds_only_classes(node, names)))
@@ -456,7 +514,7 @@ def _by_name(path: Path, text: str) -> _ByName:
             computed = len(node.args) < 2 or not isinstance(node.args[1], ast.Constant)
             if (
                 callee == "builtins.getattr" and not computed and isinstance(node.args[1].value, str)  # type: ignore[attr-defined]
-                and not target(node.args[0]) and not variable(node.args[0]) and not _only_classes_or_modules(node, names)
+                and not target(node.args[0]) and not _held_in(node.args[0], names, scopes) and not _only_classes_or_modules(node, names)
             ):  # ``getattr(load(name), "CACHE")``: one attribute, of an object no name shows
                 blind.append((node.args[1].value, node.lineno, f"reads `{node.args[1].value}` with `{ast.unparse(node)[:50]}` from an object it finds where the fix cannot see"))  # type: ignore[attr-defined]
             if callee in _ATTRIBUTES_BY_NAME and node.args and (computed or callee != "builtins.getattr") and not _only_classes_or_modules(node, names):
@@ -465,7 +523,7 @@ def _by_name(path: Path, text: str) -> _ByName:
                     filters = _name_filters(node.args[1], node, scopes) if len(node.args) > 1 else ()
                     how = f"reads attributes by name with `{ast.unparse(node)[:50]}`"
                     sweep = callee != "builtins.getattr" or _swept_name(node.args[1], scopes, names)
-                    attributes.append((target(receiver), node.lineno, how, filters, variable(receiver), sweep))
+                    attributes.append((target(receiver), node.lineno, how, filters, _held_in(receiver, names, scopes), sweep))
         elif isinstance(node, ast.Attribute) and node.attr == "__globals__":  # any function's module, by no name
             attributes.append((_ANY_MODULE, node.lineno, f"reads a function's module namespace whole as `{ast.unparse(node)[:50]}`", (), "", True))
         elif isinstance(node, ast.Attribute) and node.attr == "__dict__" and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
@@ -474,10 +532,10 @@ def _by_name(path: Path, text: str) -> _ByName:
                 if not isinstance(entry.slice, ast.Constant):
                     how = f"reads attributes by name with `{ast.unparse(entry)[:50]}`"
                     filters = _name_filters(entry.slice, entry, scopes)
-                    attributes.append((target(node.value), node.lineno, how, filters, variable(node.value), _swept_name(entry.slice, scopes, names)))
+                    attributes.append((target(node.value), node.lineno, how, filters, _held_in(node.value, names, scopes), _swept_name(entry.slice, scopes, names)))
             else:
                 how = f"reads an object's attributes whole as `{ast.unparse(node)[:50]}`"
-                attributes.append((target(node.value), node.lineno, how, (), variable(node.value), True))
+                attributes.append((target(node.value), node.lineno, how, (), _held_in(node.value, names, scopes), True))
     return _ByName(tuple(found), tuple(attributes), tuple(blind))
 
 

@@ -1,0 +1,7 @@
+import torch
+
+_REG = {}
+
+
+def register(m: torch.nn.Module, tag):
+    _REG[m] = tag
