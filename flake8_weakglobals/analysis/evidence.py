@@ -439,6 +439,11 @@ class Evidence:
             return self.of_annotation(binding.node)
         if binding.how == "parameter" and isinstance(scope, (*FUNCTIONS, ast.Lambda)):
             return self._of_parameter(scope, binding.node)  # type: ignore[arg-type]
+        if binding.how == "opaque" and isinstance(binding.node, ast.AugAssign) and isinstance(binding.node.target, ast.Name):
+            # ``item -= 1``: arithmetic in place leaves a tensor the tensor it was (what the other bindings
+            # say it is); a list grown with ``+=`` stays unknown here
+            before = self._of_name(binding.node.target)
+            return self._derived([before, self.of(binding.node.value)], binding.node) if isinstance(before, Obj) else None
         return None
 
     def _of_call(self, call: ast.Call) -> Value:

@@ -21,8 +21,8 @@ DOCS: dict[str, str] = {
 *`functools.lru_cache` / `functools.cache` (also `lru_cache(None)`, `lru_cache()`, stacked under other
 decorators) on a function that takes modules or tensors (or objects holding them), or on a method of an
 `nn.Module` subclass, an optimizer, a scheduler, or a class whose instances hold modules or tensors, or on
-a method of any class annotated to return tensors or modules (`-> Tensor`, `-> tuple[Tensor, str]`); also a
-decorator that caches by hand, filling a container of its own closure with the calls of what it decorates.*
+a method of any class that returns tensors or modules (annotated `-> Tensor`, `-> tuple[Tensor, str]`, or
+unannotated and returning one it makes, `return torch.from_numpy(array)`); also a decorator that caches by hand, filling a container of its own closure with the calls of what it decorates.*
 
 - **Why it matters**: the cache is a process-wide dict with strong keys: every `self` (every module) or
   tensor argument stays alive. On `forward` of a rotary-embedding module it is the most common pinning idiom;
@@ -117,14 +117,21 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
 
 
 def _returns_framework_objects(function: ast.FunctionDef | ast.AsyncFunctionDef, owner: str, evidence: Evidence) -> Optional[Obj]:
-    """A cached method of any class annotated to return tensors or modules (``-> Tensor``, ``-> tuple[Tensor,
-    CRS]``): each result is kept under its ``self``, so a dataset's loaded images outlive the dataset, up to
-    ``maxsize`` of them and, unbounded, every one."""
-    result = evidence.of_annotation(function.returns)
-    obj = result if isinstance(result, Obj) else object_in_tuple(result)
-    if obj is None:
-        return None
-    return Obj(obj.kind, f"annotated `-> {text(function.returns)}`", function.lineno)
+    """A cached method of any class that returns tensors or modules: each result is kept under its ``self``,
+    so a dataset's loaded images outlive the dataset, up to ``maxsize`` of them and, unbounded, every one.
+    The annotation says so (``-> Tensor``, ``-> tuple[Tensor, CRS]``); without one, a ``return`` of the
+    method's own whose value is one (``return torch.from_numpy(array)``, a local bound to one)."""
+    if function.returns is not None:
+        result = evidence.of_annotation(function.returns)
+        obj = result if isinstance(result, Obj) else object_in_tuple(result)
+        return Obj(obj.kind, f"annotated `-> {text(function.returns)}`", function.lineno) if obj is not None else None
+    for statement in module_level(function.body):  # its own returns, not those of functions it defines
+        if isinstance(statement, ast.Return) and statement.value is not None:
+            result = evidence.of(statement.value)
+            obj = result if isinstance(result, Obj) else object_in_tuple(result)
+            if obj is not None:
+                return Obj(obj.kind, f"returns `{text(statement.value)}`, {obj.why}", statement.lineno)
+    return None
 
 
 def judge_kept_by_cache(kept: KeptArgument, evidence: Evidence) -> Optional[Finding]:
