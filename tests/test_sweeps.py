@@ -37,6 +37,12 @@ EXPECTED = {
         # no longer reported (a recall loss): _redistribute.py's _planner_cache keeps planners it builds itself,
         # and a value built in the fill counts as the map's own, though each planner holds the caller's mesh
         ("distributed/tensor/debug/_op_coverage.py", 15, "WG002"),
+        # torch.fx nodes hold their graph, and it its GraphModule (first look of that kind, all three true):
+        # an unbounded functools.cache over collective nodes keeps every compiled graph with one
+        ("_inductor/fx_passes/overlap_scheduling.py", 114, "WG006"),
+        # bounded (lru_cache(256)), keyed by the ShapeEnv and an fx node
+        ("fx/experimental/symbolic_shapes.py", 8213, "WG006"),
+        ("fx/experimental/symbolic_shapes.py", 8587, "WG006"),
     },
     "deepspeed": {
         ("inference/v2/allocator.py", 15, "WG003"),
@@ -131,6 +137,7 @@ def test_the_codemod_on_every_flagged_file_compiles_converges_and_adds_no_pyflak
         "deepspeed/runtime/zero/partitioned_param_coordinator.py",
         "torch/_subclasses/fake_tensor.py",
         "torch/ao/quantization/fx/utils.py",  # WG006: functools.cache becomes weak_cache
+        "torch/_inductor/fx_passes/overlap_scheduling.py",  # WG006: functools.cache over fx nodes becomes weak_cache
         "torch/distributed/tensor/_collective_utils.py",  # WG006: a DeviceMesh (value equality) stays keyed as a dict keys it
         "torch/_higher_order_ops/invoke_leaf_function.py",  # WG008: _makefx_module_storage becomes a WeakValueMap
         "torch/_export/db/case.py",  # WG008 (intended, so a fix only --unsafe-fixes makes): a WeakValueMap

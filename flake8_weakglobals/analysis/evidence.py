@@ -629,13 +629,15 @@ class Evidence:
         self._held[key] = found
         return found
 
-    def _record_field(self, info: ClassInfo) -> Optional[tuple[str, Obj]]:
-        """The first field of a record class annotated as a framework object: a ``@dataclass`` or a
-        ``NamedTuple``, whose class-body annotations are the parameters its constructor stores
-        (``original: nn.Module``)."""
+    def is_record(self, info: ClassInfo) -> bool:
+        """A ``@dataclass`` or a ``NamedTuple``: its class-body annotations are the fields its constructor
+        stores in each instance, and their values only defaults."""
         decorated = any(self.names.qualify(d.func if isinstance(d, ast.Call) else d) in _RECORD_DECORATORS for d in info.node.decorator_list)
-        based = any(self.names.qualify(base) in _RECORD_BASES for base in info.node.bases)
-        if not (decorated or based):
+        return decorated or any(self.names.qualify(base) in _RECORD_BASES for base in info.node.bases)
+
+    def _record_field(self, info: ClassInfo) -> Optional[tuple[str, Obj]]:
+        """The first field of a record class annotated as a framework object (``original: nn.Module``)."""
+        if not self.is_record(info):
             return None
         for statement in info.node.body:
             if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):

@@ -19,6 +19,9 @@ TENSOR = "tensor"
 #: learning-rate scheduler its optimizer. What keeps one alive keeps those alive.
 OPTIMIZER = "optimizer"
 SCHEDULER = "scheduler"
+#: ``torch.fx`` graphs and their nodes: a node reaches its graph, a graph its ``owning_module`` (the whole
+#: ``GraphModule``), and a node's ``meta["val"]`` holds tensors.
+FX_GRAPH = "fx graph"
 
 #: Iteration methods of ``nn.Module``: the kind they yield, and whether they yield ``(name, object)`` pairs.
 ITERATION_METHODS: dict[str, tuple[str, bool]] = {
@@ -79,10 +82,21 @@ _TENSOR_FACTORIES = frozenset(
 )
 #: Parts of ``torch.nn`` whose capitalised names are not modules (enums, masks, packed sequences).
 _NOT_MODULES = ("torch.nn.utils.", "torch.nn.functional.", "torch.nn.init.", "torch.nn.attention.", "torch.nn.parameter.")
+#: torch's modules outside ``torch.nn``: what ``symbolic_trace``, ``torch.jit.script`` and ``torch.compile``
+#: return, under their public and defining names.
+_MODULES_ELSEWHERE = frozenset(
+    {
+        "torch.fx.GraphModule", "torch.fx.graph_module.GraphModule", "torch.jit.ScriptModule",
+        "torch.jit.RecursiveScriptModule", "torch.jit._script.ScriptModule", "torch.jit._script.RecursiveScriptModule",
+        "torch._dynamo.eval_frame.OptimizedModule",
+    }
+)
+_FX_GRAPH_TYPES = frozenset({"torch.fx.Node", "torch.fx.node.Node", "torch.fx.Graph", "torch.fx.graph.Graph"})
 
 _DESCRIPTIONS = {
     MODULE: "nn.Module objects", PARAMETER: "nn.Parameter objects", TENSOR: "tensors",
     OPTIMIZER: "optimizers holding their parameters", SCHEDULER: "LR schedulers holding their optimizer",
+    FX_GRAPH: "torch.fx nodes or graphs holding their GraphModule",
 }
 
 
@@ -134,9 +148,11 @@ class Vocabulary:
             return TENSOR
         last = qualified.rpartition(".")[2]
         if qualified == "torch.nn.Module" or (
-            qualified.startswith("torch.nn.") and not qualified.startswith(_NOT_MODULES) and last[:1].isupper()
-        ) or qualified == "torch.optim.swa_utils.AveragedModel":
+            qualified.startswith(("torch.nn.", "torch.ao.nn.")) and not qualified.startswith(_NOT_MODULES) and last[:1].isupper()
+        ) or qualified == "torch.optim.swa_utils.AveragedModel" or qualified in _MODULES_ELSEWHERE:
             return MODULE
+        if qualified in _FX_GRAPH_TYPES:
+            return FX_GRAPH
         if qualified.startswith(("torch.optim.lr_scheduler.", "torch.optim.swa_utils.")) and last.lstrip("_")[:1].isupper():
             return SCHEDULER  # LRScheduler, _LRScheduler, ReduceLROnPlateau, SWALR, ...
         if qualified.startswith("torch.optim.") and last[:1].isupper():

@@ -314,7 +314,7 @@ class ContainerJudge:
             for h in held if not h.fill.id_key and (found := h.object or h.in_tuple)
         ]
         filled_only_at_import = bool(held) and all(h.fill.at_import for h in held)  # the module's own table
-        if not self._rebound_by_every_instance(uses.slot) and not filled_only_at_import and not shows_its_use:
+        if not self._rebound_by_every_instance(uses.slot) and not filled_only_at_import and not shows_its_use and not self._used_nowhere(uses.slot):
             # the annotation says what callers will put there; it describes no table the module fills itself,
             # nor a class attribute every instance replaces with its own
             direct += [(line, found, False) for line, found in self._annotated(uses.definitions)]
@@ -342,7 +342,7 @@ class ContainerJudge:
             # tensors they compute themselves, whatever the annotation calls them.
             # So does a class's map that instances fill through ``self`` with what the fills do not show.
             unshown = any(h.fill.through_instance and h.stored_object is None for h in held)
-            if ((not held and not shows_its_use) or unshown) and not self._rebound_by_every_instance(uses.slot):
+            if ((not held and not shows_its_use) or unshown) and not self._rebound_by_every_instance(uses.slot) and not self._used_nowhere(uses.slot):
                 values += self._annotated_values(uses.definitions)
             if values:
                 return "WG008", values
@@ -456,6 +456,16 @@ class ContainerJudge:
         if fill.member.shape in ("pairs", "update"):
             return project(element_of(self.evidence.of(fill.member.expr)), (1,))
         return self.evidence.of(fill.member.value) if fill.member.value is not None and fill.member.shape == "item" else None
+
+    def _used_nowhere(self, slot: Slot) -> bool:
+        """A class attribute that nothing in its module reads or fills (no ``X.name`` but its definition), and
+        that no other module is meant to: a ``NamedTuple``'s or a dataclass's field default, a private
+        annotation left behind. Its annotation describes no table anyone fills. A public one (and a module
+        global) may be filled by importers, which this module cannot see."""
+        if slot.where != "class" or self.evidence.mentions_of(slot.name, attribute=True):
+            return False
+        owner = self.survey.classes.get(slot.owner)
+        return slot.name.startswith("_") or (owner is not None and self.evidence.is_record(owner))
 
     def _annotated(self, definitions: list[Definition]) -> list[tuple[int, Obj]]:
         """Keys or elements named by the container's own annotation: ``Dict[nn.Module, str]``."""
