@@ -15,11 +15,10 @@ import dataclasses
 import functools
 import os
 import re
-import warnings
 from pathlib import Path
-from typing import Iterable, Iterator, Optional
+from typing import Iterator, Optional
 
-from flake8_weakglobals.analysis.call_routes import handing_decorator, string_constants, strings_naming
+from flake8_weakglobals.analysis.call_routes import handing_decorator, strings_naming
 from flake8_weakglobals.analysis.walks_that_see_a_change import walk_that_sees_a_change
 from flake8_weakglobals.analysis.compiled_regions import compiled_functions, enclosing_function, spells_a_compiler, untraceable
 from flake8_weakglobals.analysis.evidence import argument_at
@@ -27,24 +26,24 @@ from flake8_weakglobals.analysis.framework_types import Vocabulary
 from flake8_weakglobals.analysis.letting_go import sees_what_goes as sees_what_goes_there
 from flake8_weakglobals.analysis.owners import Owners, Premise, owners_in
 from flake8_weakglobals.analysis.passed_to_calls import READING_CALLS
-from flake8_weakglobals.index.project import INSTALLED_ROOTS, ModuleContext, context_for, is_python_script
+from flake8_weakglobals.index.project import ModuleContext, context_for
 from flake8_weakglobals.rules.analyze_module import TORCH_ONLY
 from flake8_weakglobals.rules.container_fix import HOLDER_SAFE_CALLS, LIST_API, MAP_API, SET_API
 from flake8_weakglobals.rules.findings import Finding
-from flake8_weakglobals.source.python_files import SKIPPED_DIRECTORIES, SourceError, decode_source
 from flake8_weakglobals.syntax.container_expressions import Member
 from flake8_weakglobals.syntax.mentions import STAR_IMPORT, Mentions
 from flake8_weakglobals.syntax.qualified_names import Names
 from flake8_weakglobals.syntax.scopes import FunctionNode, Scopes, every_statement, module_level
 
 from .references import References, chain_top, imported_names, references, references_to
+from .project_texts import MAX_FILES, importers_scope, mentioning, parsed, shown_path, spells, texts_under, whole_word
+from .routes_by_name import NAMESPACE_READS, named_in_strings, reached_by_name
 from .replaced_tensors import REPLACEMENT_SPELLINGS, replacement_sites
 
 #: Methods of ``WeakIdMap`` / ``WeakIdSet`` that behave as the dict's and set's do, and of the weak caches
 #: as ``lru_cache``'s do.
 _RUNTIME_METHODS = MAP_API | SET_API | LIST_API | {"cache_info", "cache_clear", "cache_parameters"}
 _KEY_FREE_CALLS = frozenset({"builtins.len", "builtins.bool", "builtins.print", "builtins.repr", "builtins.str"})
-_MAX_FILES = 20_000  # a bigger project is not scanned: every fix there is refused rather than guessed
 
 
 def refuse_used_elsewhere(
@@ -77,22 +76,22 @@ def _outside_reason(
             return replaced, ()
     if context is None:
         return None, ()  # a script outside any package: nothing can import it by name
-    scope = _importers_scope(context)
-    files = _texts(scope)
+    scope = importers_scope(context)
+    files = texts_under(scope)
     if files is None:
-        return f"the project has more than {_MAX_FILES:,} files; its other uses of it were not checked", ()
+        return f"the project has more than {MAX_FILES:,} files; its other uses of it were not checked", ()
     own = Path(os.path.realpath(path))
     top, dot, rest = finding.name.partition(".")  # ``Registry.cache``: the class goes by the names, the attribute with it
     exported = _exported_as(scope, files, context.name, top)
     names = frozenset(f"{name}{dot}{rest}" for name in exported)
     attribute_name = finding.name.rpartition(".")[2]
-    spelled = _named_in_strings(scope, files, {name.rpartition(".")[0].rpartition(".")[2] for name in names}, attribute_name)
+    spelled = named_in_strings(scope, files, {name.rpartition(".")[0].rpartition(".")[2] for name in names}, attribute_name)
     if spelled is not None:
         return (
-            f"`{_shown(spelled[0])}` line {spelled[1]} names it in a string (`{spelled[2][:60]!r}`), a route by which "
+            f"`{shown_path(spelled[0])}` line {spelled[1]} names it in a string (`{spelled[2][:60]!r}`), a route by which "
             "code reaches it that no reference shows"
         ), ()
-    dynamic = _reached_by_name(scope, files, finding, context, names)
+    dynamic = reached_by_name(scope, files, finding, context, names)
     if dynamic is not None:
         return dynamic, ()
     # A class attribute or an instance's (``Registry.cache``, ``tracker.seen``) may be reached through any
@@ -102,7 +101,7 @@ def _outside_reason(
     uses: list[str] = []
     sees_what_goes = finding.sees_what_goes  # read by a walk or a position: here, or (below) elsewhere
     sequence = "WeakIdList" in finding.runtime_names  # a list: its walks never raised, and a position can name another
-    for other in _mentioning(scope, {name.rpartition(".")[0].rpartition(".")[2] for name in exported}):  # each module it is in
+    for other in mentioning(scope, {name.rpartition(".")[0].rpartition(".")[2] for name in exported}):  # each module it is in
         if other == own:
             continue
         whole = _whole_namespace_read(scope, files[other], other, context.name, holder if finding.scope == "instance" else None)
@@ -111,26 +110,26 @@ def _outside_reason(
         if whole is not None:
             return whole, ()
         spelled = {name.rpartition(".")[2] for name in names}  # a re-export may rename it: ``import X as Y``
-        if not any(_spells(scope, other, word) for word in spelled) and (holder is None or not _spells(scope, other, holder.rpartition(".")[2])):
+        if not any(spells(scope, other, word) for word in spelled) and (holder is None or not spells(scope, other, holder.rpartition(".")[2])):
             continue
         if context_for(other) is None:
             continue
-        tree = _parsed(files[other])
+        tree = parsed(files[other])
         if tree is None:
-            return f"`{_shown(other)}` mentions it and cannot be parsed, so its uses cannot be checked", ()
+            return f"`{shown_path(other)}` mentions it and cannot be parsed, so its uses cannot be checked", ()
         found = references(other, tree)
         if found is None:
             continue
         for line, use, statement, reference in _uses_in(found, names, attribute, holder, files[other], sequence):
             sees_what_goes = sees_what_goes or sees_what_goes_there(found.parents.get, reference, sequence)
             if use is not None:
-                return f"`{_shown(other)}` line {line} uses it as {use}, which the rewrite may change", ()
+                return f"`{shown_path(other)}` line {line} uses it as {use}, which the rewrite may change", ()
             if finding.code == "WG005":
                 return (
-                    f"`{_shown(other)}` line {line} uses it, and the fix changes its keys from `id(x)` to `x` only in "
+                    f"`{shown_path(other)}` line {line} uses it, and the fix changes its keys from `id(x)` to `x` only in "
                     "its own module", ()
                 )
-            uses.append(f"use, {_shown(other)}:{line}: `{statement}`")
+            uses.append(f"use, {shown_path(other)}:{line}: `{statement}`")
     premise, callers = _premise_broken(own, context, finding, scope, files, vocabulary, sees_what_goes)
     if premise is not None:
         return premise, ()
@@ -148,7 +147,7 @@ def _replaced(path: Path, context: Optional[ModuleContext], kind: str) -> Option
         return None  # an extra type of the user's: torch replaces none
     if context is None:
         return _replaced_in(path, True, group)
-    return _replaced_in(_importers_scope(context), False, group)
+    return _replaced_in(importers_scope(context), False, group)
 
 
 @functools.lru_cache(maxsize=64)
@@ -161,16 +160,16 @@ def _replaced_in(scope: Path, script: bool, kinds: frozenset[str]) -> Optional[s
         except (OSError, UnicodeDecodeError):
             return None  # the file's own check reported it
     else:
-        files = _texts(scope)
+        files = texts_under(scope)
     spellings = [words for words, replaced in REPLACEMENT_SPELLINGS.items() if replaced == kinds]
     for other, text in (files or {}).items():  # in listed order; too large to scan: refused for that reason already
-        if not any(all(word in text and _whole_word(word).search(text) for word in words) for words in spellings):
+        if not any(all(word in text and whole_word(word).search(text) for word in words) for words in spellings):
             continue
-        tree = _parsed(text)
+        tree = parsed(text)
         sites = _replacement_sites(tree) if tree is not None else {}
         site = min((sites[kind] for kind in kinds if kind in sites), default=None)
         if site is not None:
-            return f"`{_shown(other)}` line {site[0]} {site[1]}"
+            return f"`{shown_path(other)}` line {site[0]} {site[1]}"
     return None
 
 
@@ -186,7 +185,7 @@ def _module_as_a_value(path: Path, text: str, modules: set[str]) -> Optional[str
     named attribute of it: hands it to a call (``snapshot(gradnorms)``, ``getattr(m, "X", None)``,
     ``reload(m)``), binds it to another name, compares it. What it is handed to may read the container
     under any name, so no use is shown."""
-    tree = _parsed(text)
+    tree = parsed(text)
     context = context_for(path)
     if tree is None or context is None or not _may_name_a_module(tree, context, modules, text):
         return None  # an unparsable file: the container's own uses decide whether it refuses the fix
@@ -198,7 +197,7 @@ def _module_as_a_value(path: Path, text: str, modules: set[str]) -> Optional[str
             parent = found.parents.get(reference)
             if not (isinstance(parent, ast.Attribute) and parent.value is reference):
                 return (
-                    f"`{_shown(path)}` line {reference.lineno} uses the module `{module}` itself as a value "
+                    f"`{shown_path(path)}` line {reference.lineno} uses the module `{module}` itself as a value "
                     f"(`{_statement(reference, found.parents)}`), and what receives it may read the container"
                 )
     return None
@@ -242,14 +241,14 @@ def _exported_as(scope: Path, files: dict[Path, str], module: str, name: str) ->
         source_module, _, source_name = current.rpartition(".")
         module_word = source_module.rpartition(".")[2]
         starred = not source_name.startswith("_")  # a star import binds every public name (``__all__`` aside)
-        for other in _mentioning(scope, {source_name, module_word} if starred else {source_name}):
-            if not _spells(scope, other, module_word):
+        for other in mentioning(scope, {source_name, module_word} if starred else {source_name}):
+            if not spells(scope, other, module_word):
                 continue  # ``from .names import X`` spells the module it imports from
-            if not _spells(scope, other, source_name) and not STAR_IMPORT.search(files[other]):
+            if not spells(scope, other, source_name) and not STAR_IMPORT.search(files[other]):
                 continue
             if not re.search(rf"(?m)^[ \t]*from\s+[\w.]*\b{re.escape(module_word)}\s+import\b", files[other]):
                 continue  # no ``from ...{module_word} import`` to read
-            tree = _parsed(files[other])
+            tree = parsed(files[other])
             other_context = context_for(other)
             if tree is None or other_context is None:
                 continue
@@ -274,408 +273,28 @@ def _filled_from_elsewhere(
     own = Path(os.path.realpath(path))
     for filler in finding.fillers:
         qualified = f"{context.name}.{filler}"
-        for other in _mentioning(scope, {filler}):
+        for other in mentioning(scope, {filler}):
             other_context = context_for(other) if other != own else None
             if other_context is None:
                 continue
-            tree = _parsed(files[other])
+            tree = parsed(files[other])
             if tree is None:
-                return f"`{_shown(other)}` mentions `{filler}`, which fills it, and cannot be parsed"
+                return f"`{shown_path(other)}` mentions `{filler}`, which fills it, and cannot be parsed"
             found = references(other, tree)
             for _, reference in references_to(found, qualified) if found is not None else ():
                 top = chain_top(found, reference)  # type: ignore[arg-type]
                 user = found.parents.get(top)  # type: ignore[union-attr]
                 if isinstance(user, ast.Call) and user.func is top:
                     return (
-                        f"`{_shown(other)}` line {user.lineno} calls `{filler}`, which fills it with what it is given: "
+                        f"`{shown_path(other)}` line {user.lineno} calls `{filler}`, which fills it with what it is given: "
                         "those values are checked only in this module"
                     )
                 if isinstance(user, ast.ClassDef) and top in user.bases:
                     return (
-                        f"`{_shown(other)}` line {user.lineno} subclasses `{filler}`, whose instances fill it: where they "
+                        f"`{shown_path(other)}` line {user.lineno} subclasses `{filler}`, whose instances fill it: where they "
                         "are built is checked only in this module"
                     )
     return None
-
-
-#: Identifiers a module must spell to reach a module or an object's attributes by a name it computes.
-_BY_NAME_WORDS = frozenset(
-    "getattr vars dir __dict__ getmembers getmembers_static import_module __import__ iter_modules "
-    "walk_packages get_objects __subclasses__ __mro__ __bases__ getmro modules __globals__".split()
-)
-#: The target of a read of whatever module a function comes from (``fn.__globals__``).
-_ANY_MODULE = "<any module>"
-#: The identifiers of ``_BY_NAME_WORDS`` that find objects by no name (``_finds_by_name``): a module that
-#: spells none of them reads by name only what it names itself.
-_FINDING_WORDS = frozenset("import_module __import__ get_objects __subclasses__ __mro__ __bases__ getmro modules getmembers getmembers_static __globals__".split())
-_MODULES_BY_NAME = frozenset({"importlib.import_module", "builtins.__import__", "gc.get_objects", "inspect.getmro", "inspect.getmodule"})
-#: What a class reaches that no name shows: its bases, any class at all (``type(obj).__mro__``).
-_CLASSES_REACHED = frozenset({"__mro__", "__bases__"})
-#: Reads by name (``setattr`` only rebinds: a reset that binds a new container leaves the fix's behind, as it
-#: left the dict).
-_ATTRIBUTES_BY_NAME = frozenset({"builtins.getattr", "builtins.vars", "builtins.dir", "inspect.getmembers", "inspect.getmembers_static"})
-
-
-@dataclasses.dataclass(frozen=True)
-class _ByName:
-    """How one module reaches objects by names it computes, from one parse and walk of it per run: what it
-    finds by name (modules with ``importlib.import_module(name)`` or a walk of ``sys.modules``, the
-    collector's objects, a class's ``__subclasses__()``) and the variables it binds them to; and where it
-    reads attributes by name (``getattr(x, name)`` with a computed name, ``vars(x)``, ``dir(x)``,
-    ``x.__dict__``), with the absolute name of ``x`` where it is an imported name ("" for anything else,
-    ``self`` and ``cls`` aside) and the variable ``x`` is, if it is one."""
-
-    #: ``(line, how, the variables bound to what it finds, whether it finds only classes)``
-    found: tuple[tuple[int, str, frozenset[str], bool], ...] = ()
-    #: ``(target, line, how, filters, variable, sweep)``: ``filters`` are what the code asks of a name before
-    #: it reads it (``if name.endswith("Builder"): getattr(module, name)``), as ``(str method or "==",
-    #: argument)``; ``sweep``: it reads every attribute (``vars(m)``, ``getattr(m, n)`` for each ``n`` of
-    #: ``dir(m)``), not one named by a string the program was given
-    attributes: tuple[tuple[str, int, str, tuple[tuple[str, str], ...], str, bool], ...] = ()
-    #: ``(attribute, line, how)``: one attribute read with ``getattr`` by its constant name, from an object
-    #: the code finds by a route no name shows (a function's result, an item of a list)
-    blind: tuple[tuple[str, int, str], ...] = ()
-
-
-def _reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, context: ModuleContext, names: frozenset[str]) -> Optional[str]:
-    """Where a module of the project may find the container by a name it computes, which no reference
-    shows: it reads by name the attributes of the container's module (or of a module that re-exports it),
-    or of the class or instance that holds it; or it finds modules or classes by name and reads the
-    attributes of what it found."""
-    holders = {name.rpartition(".")[0] for name in names}  # the modules it is in; for a class's, the class
-    attribute = finding.name.rpartition(".")[2]
-    # One attribute named by a string (``"pkg.mod.Class"`` from a configuration) reaches the container only
-    # where a string of the project names it, which ``_outside_reason`` refuses first; a sweep over every
-    # attribute reaches it anyway.
-    # A module reads the container by name only if it spells its name (a constant ``getattr``), a module
-    # that holds it (a computed ``getattr`` of that module), or a way to find objects by no name at all.
-    relevant = {attribute, *(holder.rpartition(".")[2] for holder in holders), *_FINDING_WORDS}
-    for other in _mentioning(scope, _BY_NAME_WORDS):
-        if not any(_spells(scope, other, word) for word in relevant):
-            continue
-        found = _by_name(other, files[other])
-        blind = next(((line, how) for named, line, how in found.blind if named == attribute), None)
-        if blind is not None:
-            return f"`{_shown(other)}` line {blind[0]} {blind[1]}"
-        reads = [(target, line, how, variable, sweep) for target, line, how, filters, variable, sweep in found.attributes if _passes(attribute, filters)]
-        named = next(((line, how) for target, line, how, _, _ in reads if target in holders or (target == _ANY_MODULE and finding.scope == "module")), None)
-        if named is not None:
-            return f"`{_shown(other)}` line {named[0]} {named[1]}, which may find it where the fix cannot see"
-        for line, how, bound, classes_only in found.found:
-            if classes_only and finding.scope != "class" and not (finding.scope == "function" and "." in finding.name):
-                continue  # a class's namespace holds no module's global, nor an instance's attribute (a cached method it does)
-            spelled_read = next(((read_line, shown) for read_line, held, shown in _reads_of(other, files[other], attribute) if held in bound), None)
-            if spelled_read is not None:  # ``mod = import_module("pkg." + part)`` then ``mod._REG``
-                return (
-                    f"`{_shown(other)}` line {line} {how}, and line {spelled_read[0]} reads `{attribute}` from what it "
-                    f"finds (`{spelled_read[1]}`): it may use the container in ways the fix cannot see"
-                )
-            read = next(
-                ((read_line, read_how) for target, read_line, read_how, variable, sweep in reads
-                 if not target and variable in bound and sweep),
-                None,
-            )
-            if read is not None:
-                return (
-                    f"`{_shown(other)}` line {line} {how}, and line {read[0]} {read[1]}: it may find the container "
-                    "there and use it in ways the fix cannot see"
-                )
-    return None
-
-
-#: Where a by-name walk puts what it finds: ``for k, v in sys.modules.items()``, ``m = import_module(n)``.
-_WALKED_VIEWS = frozenset({"values", "items"})
-_COPIES = frozenset({"list", "tuple", "sorted", "reversed", "enumerate", "iter", "set"})
-
-
-def _bound_to(found: ast.expr, scopes: Scopes) -> frozenset[str]:
-    """The variables that ``found`` (a call or a table that yields objects) is bound to: the target of an
-    assignment, the targets of a loop or a comprehension over it (or over its ``.values()``/``.items()``),
-    what one entry of it is bound to (``sys.modules[name]``, ``sys.modules.get(name)``), and ``"<direct>"``
-    where it is used in place (``getattr(import_module(n), a)``)."""
-    node, parent = found, scopes.parent(found)
-    if isinstance(parent, ast.Subscript) and parent.value is node:  # ``home = sys.modules[cls.__module__]``: one entry
-        node, parent = parent, scopes.parent(parent)
-    elif isinstance(parent, ast.Attribute) and parent.attr in _WALKED_VIEWS | {"get"}:
-        call = scopes.parent(parent)
-        if isinstance(call, ast.Call) and call.func is parent:
-            node, parent = call, scopes.parent(call)
-    while isinstance(parent, ast.Call) and parent.args[:1] == [node] and isinstance(parent.func, ast.Name) and parent.func.id in _COPIES:
-        node, parent = parent, scopes.parent(parent)  # ``list(sys.modules.items())``: the same objects
-    where = _scope_key(found, scopes)
-    if isinstance(parent, ast.Assign) and parent.value is node:
-        return frozenset(f"{where}:{n.id}" for target in parent.targets for n in ast.walk(target) if isinstance(n, ast.Name))
-    if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
-        return frozenset(f"{where}:{n.id}" for n in ast.walk(parent.target) if isinstance(n, ast.Name))
-    return frozenset({"<direct>"})
-
-
-def _scope_key(node: ast.AST, scopes: Scopes) -> int:
-    """The function (or module) whose variables ``node`` sees first: a variable is matched within it."""
-    return next((line for scope in scopes.chain(node) if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module))
-                 for line in (getattr(scope, "lineno", 0),)), 0)
-
-
-@dataclasses.dataclass(frozen=True)
-class _Parsed:
-    """One module of the project as the by-name questions read it: parsed, its imports, its scopes (indexed
-    as questions reach into them) and the lines that name each word, shared by every question about it."""
-
-    context: ModuleContext
-    tree: ast.Module
-    names: Names
-    scopes: Scopes
-    mentions: Mentions
-
-
-@functools.lru_cache(maxsize=256)
-def _parsed_module(path: Path, text: str) -> Optional[_Parsed]:
-    context = context_for(path)
-    tree = _parsed(text)
-    if tree is None or context is None:
-        return None
-    return _Parsed(context, tree, imported_names(tree), Scopes(tree), Mentions(text))
-
-
-def _held_in(expr: ast.expr, names: Names, scopes: Scopes) -> str:
-    """The variable ``expr`` is (``"<line of its function>:<name>"``), ``"<direct>"`` where ``expr`` finds an
-    object by name in place (``import_module(n)``, ``sys.modules[n]``, ``sys.modules.get(n)``), else ""."""
-    if isinstance(expr, ast.Name):
-        return f"{_scope_key(expr, scopes)}:{expr.id}"
-    inner = expr
-    if isinstance(inner, ast.Subscript):
-        inner = inner.value
-    elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr == "get":
-        inner = inner.func.value
-    return "<direct>" if _finds_by_name(expr, names, scopes) or (inner is not expr and _finds_by_name(inner, names, scopes)) else ""
-
-
-@functools.lru_cache(maxsize=_MAX_FILES)
-def _reads_of(path: Path, text: str, attribute: str) -> tuple[tuple[int, str, str], ...]:
-    """Where the module reads ``attribute`` by its own name (``x.NAME``, ``getattr(x, "NAME")``,
-    ``x.__dict__["NAME"]``) from an object it holds in a variable or finds in place: ``(line, the variable
-    as ``_held_in`` names it, the read as written)``. Matched against what it finds by name, these are the
-    reads of a module or an object that no name of the project shows."""
-    parsed = _parsed_module(path, text)
-    if parsed is None:
-        return ()
-    names, scopes = parsed.names, parsed.scopes
-    reads: list[tuple[int, str, str]] = []
-    for node in scopes.index_parts(parsed.tree, functools.partial(Mentions.within, parsed.mentions.words({attribute}))):
-        receiver: Optional[ast.expr] = None
-        if isinstance(node, ast.Attribute) and node.attr == attribute:
-            receiver = node.value
-        elif isinstance(node, ast.Call) and names.qualify(node.func) == "builtins.getattr" and len(node.args) > 1:
-            receiver = node.args[0] if isinstance(node.args[1], ast.Constant) and node.args[1].value == attribute else None
-        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == attribute:
-            receiver = node.value.value if isinstance(node.value, ast.Attribute) and node.value.attr == "__dict__" else None
-        held = _held_in(receiver, names, scopes) if receiver is not None else ""
-        if held:
-            reads.append((node.lineno, held, ast.unparse(node)[:50]))
-    return tuple(reads)
-
-
-@functools.lru_cache(maxsize=_MAX_FILES)
-def _by_name(path: Path, text: str) -> _ByName:
-    parsed = _parsed_module(path, text)
-    if parsed is None:
-        return _ByName()
-    context, tree, names, scopes = parsed.context, parsed.tree, parsed.names, parsed.scopes
-    found: list[tuple[int, str, frozenset[str], bool]] = []
-    attributes: list[tuple[str, int, str, tuple[tuple[str, str], ...], str, bool]] = []
-    blind: list[tuple[str, int, str]] = []
-
-    def target(expr: ast.expr) -> str:
-        named = names.qualify(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
-        return context.absolute(named) if named is not None else _imported_by_constant(expr)
-
-    def _imported_by_constant(expr: ast.expr) -> str:
-        """``module = importlib.import_module("pkg.state")``: a local that holds one known module;
-        ``this = sys.modules[__name__]``: the module itself."""
-        resolved = scopes.resolve(expr.id, expr) if isinstance(expr, ast.Name) else None
-        bindings = resolved[1] if resolved is not None else []
-        value = bindings[0].node if len(bindings) == 1 and bindings[0].how == "value" and not bindings[0].path else None
-        if _this_module(value if value is not None else expr, names):
-            return context.name  # type: ignore[union-attr]
-        if (
-            isinstance(value, ast.Call) and names.qualify(value.func) == "importlib.import_module" and not value.keywords
-            and len(value.args) == 1 and isinstance(value.args[0], ast.Constant) and isinstance(value.args[0].value, str)
-            and not value.args[0].value.startswith(".")
-        ):
-            return value.args[0].value
-        return ""
-
-    lines = parsed.mentions.words(_BY_NAME_WORDS | names.spellings((*_MODULES_BY_NAME, *_ATTRIBUTES_BY_NAME)))
-    for node in scopes.index_parts(tree, functools.partial(Mentions.within, lines)):
-        if isinstance(node, (ast.Call, ast.Attribute)) and _finds_by_name(node, names, scopes):
-            found.append((node.lineno, f"finds objects by name with `{ast.unparse(node)[:50]}`", _bound_to(node, scopes), _finds_only_classes(node, names)))
-        if isinstance(node, ast.Call):
-            callee = names.qualify(node.func) or ""
-            computed = len(node.args) < 2 or not isinstance(node.args[1], ast.Constant)
-            if (
-                callee == "builtins.getattr" and not computed and isinstance(node.args[1].value, str)  # type: ignore[attr-defined]
-                and not target(node.args[0]) and not _held_in(node.args[0], names, scopes) and not _only_classes_or_modules(node, names)
-            ):  # ``getattr(load(name), "CACHE")``: one attribute, of an object no name shows
-                blind.append((node.args[1].value, node.lineno, f"reads `{node.args[1].value}` with `{ast.unparse(node)[:50]}` from an object it finds where the fix cannot see"))  # type: ignore[attr-defined]
-            if callee in _ATTRIBUTES_BY_NAME and node.args and (computed or callee != "builtins.getattr") and not _only_classes_or_modules(node, names):
-                receiver = node.args[0]
-                if not (isinstance(receiver, ast.Name) and receiver.id in ("self", "cls")):
-                    filters = _name_filters(node.args[1], node, scopes) if len(node.args) > 1 else ()
-                    how = f"reads attributes by name with `{ast.unparse(node)[:50]}`"
-                    sweep = callee != "builtins.getattr" or _swept_name(node.args[1], scopes, names)
-                    attributes.append((target(receiver), node.lineno, how, filters, _held_in(receiver, names, scopes), sweep))
-        elif isinstance(node, ast.Attribute) and node.attr == "__globals__":  # any function's module, by no name
-            attributes.append((_ANY_MODULE, node.lineno, f"reads a function's module namespace whole as `{ast.unparse(node)[:50]}`", (), "", True))
-        elif isinstance(node, ast.Attribute) and node.attr == "__dict__" and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
-            entry = scopes.parent(node)
-            if isinstance(entry, ast.Subscript) and entry.value is node:  # ``m.__dict__[name]``: one entry, as getattr reads it
-                if not isinstance(entry.slice, ast.Constant):
-                    how = f"reads attributes by name with `{ast.unparse(entry)[:50]}`"
-                    filters = _name_filters(entry.slice, entry, scopes)
-                    attributes.append((target(node.value), node.lineno, how, filters, _held_in(node.value, names, scopes), _swept_name(entry.slice, scopes, names)))
-            else:
-                how = f"reads an object's attributes whole as `{ast.unparse(node)[:50]}`"
-                attributes.append((target(node.value), node.lineno, how, (), _held_in(node.value, names, scopes), True))
-    return _ByName(tuple(found), tuple(attributes), tuple(blind))
-
-
-_SWEEPS = frozenset({"builtins.dir", "builtins.vars", "inspect.getmembers", "inspect.getmembers_static"})
-
-
-def _swept_name(name: ast.expr, scopes: Scopes, names: Names) -> bool:
-    """Whether ``name`` is a loop variable over every attribute of something: ``for n in dir(m)``,
-    ``for n, v in vars(m).items()``, ``for n in m.__dict__``, ``m.__dir__()``; or the parameter of a
-    module's ``__getattr__`` (PEP 562), which holds whatever name any importer asks that module for: a lazy
-    re-export reaches every attribute of what it finds."""
-    if not isinstance(name, ast.Name):
-        return False
-    current = scopes.parent(name)
-    while current is not None and not isinstance(current, ast.Module):
-        if (
-            isinstance(current, ast.FunctionDef) and current.name == "__getattr__" and isinstance(scopes.parent(current), ast.Module)
-            and current.args.args[:1] and current.args.args[0].arg == name.id
-        ):
-            return True
-        if isinstance(current, (ast.For, ast.comprehension)) and any(isinstance(n, ast.Name) and n.id == name.id for n in ast.walk(current.target)):
-            return any(
-                (isinstance(n, ast.Call) and (names.qualify(n.func) in _SWEEPS or (isinstance(n.func, ast.Attribute) and n.func.attr == "__dir__")))
-                or (isinstance(n, ast.Attribute) and n.attr == "__dict__")
-                for n in ast.walk(current.iter)
-            )
-        current = scopes.parent(current)
-    return False
-
-
-def _named_in_strings(scope: Path, files: dict[Path, str], modules: set[str], word: str) -> Optional[tuple[Path, int, str]]:
-    """Where a string of the project names ``word`` as an attribute of one of ``modules`` (a configuration's
-    ``"pkg.mod.NAME"`` or ``"pkg.mod:NAME"``, ``pkgutil.resolve_name``'s, ``operator.attrgetter``'s
-    ``"mod.NAME"``), outside docstrings, ``__all__`` and text for people: the file, the line and the string."""
-    spellings = [f"{module}{separator}{word}" for module in modules for separator in ".:"]
-    for path in _mentioning(scope, {word}):
-        if not any(spelling in files[path] for spelling in spellings):
-            continue
-        for spelled, line in _strings(path, files[path]):
-            if any(spelling in spelled for spelling in spellings):
-                return path, line, spelled
-    return None
-
-
-@functools.lru_cache(maxsize=_MAX_FILES)
-def _strings(path: Path, text: str) -> tuple[tuple[str, int], ...]:
-    """The module's string constants that may name code (``call_routes.string_constants``), with their lines."""
-    tree = _parsed(text)
-    return tuple((node.value, node.lineno) for node in string_constants(tree)) if tree is not None else ()
-
-
-def _this_module(expr: Optional[ast.AST], names: Names) -> bool:
-    """``sys.modules[__name__]``, ``sys.modules.get(__name__)``: the module that runs it."""
-    if isinstance(expr, ast.Subscript) and names.qualify(expr.value) == "sys.modules":
-        key: Optional[ast.AST] = expr.slice
-    elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "get" and expr.args:
-        key = expr.args[0] if names.qualify(expr.func.value) == "sys.modules" else None
-    else:
-        return False
-    return isinstance(key, ast.Name) and key.id == "__name__"
-
-
-def _finds_by_name(node: ast.expr, names: Names, scopes: Scopes) -> bool:
-    """``importlib.import_module(name)`` with a computed name, ``gc.get_objects()``,
-    ``cls.__subclasses__()``, a class's ``__mro__`` or ``__bases__`` (``inspect.getmro(cls)``), or
-    ``sys.modules`` other than one known module."""
-    if isinstance(node, ast.Call):
-        callee = names.qualify(node.func) or ""
-        if callee in _MODULES_BY_NAME:
-            return not (node.args and isinstance(node.args[0], ast.Constant))
-        if callee in _NAMESPACE_READS and _only_classes_or_modules(node, names):
-            return True  # ``inspect.getmembers(module, inspect.isclass)``: the classes of a module, by no name
-        return isinstance(node.func, ast.Attribute) and node.func.attr == "__subclasses__"
-    if isinstance(node, ast.Attribute) and node.attr in _CLASSES_REACHED:
-        return True
-    return isinstance(node, ast.Attribute) and names.qualify(node) == "sys.modules" and not _one_module(scopes.parent(node), node)
-
-
-def _finds_only_classes(node: ast.expr, names: Names) -> bool:
-    """``cls.__subclasses__()``, ``type(x).__mro__``, ``inspect.getmro(cls)``, ``inspect.getmembers(m,
-    inspect.isclass)``: what it finds are classes."""
-    if isinstance(node, ast.Call):
-        return (
-            names.qualify(node.func) == "inspect.getmro" or (isinstance(node.func, ast.Attribute) and node.func.attr == "__subclasses__")
-            or ((names.qualify(node.func) or "") in _NAMESPACE_READS and _only_classes_or_modules(node, names))
-        )
-    return isinstance(node, ast.Attribute) and node.attr in _CLASSES_REACHED
-
-
-_NAME_TESTS = frozenset({"startswith", "endswith"})
-_CLASS_OR_MODULE_TESTS = frozenset({"inspect.isclass", "inspect.ismodule"})
-
-
-def _only_classes_or_modules(call: ast.Call, names: Names) -> bool:
-    """``inspect.getmembers(module, inspect.isclass)``: what it reads whole it filters to classes or
-    modules, which no container is."""
-    predicate = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "predicate"), None)
-    return predicate is not None and names.qualify(predicate) in _CLASS_OR_MODULE_TESTS
-
-
-def _name_filters(name: ast.expr, read: ast.AST, scopes: Scopes) -> tuple[tuple[str, str], ...]:
-    """What the ``if`` statements around ``read`` ask of the variable ``name`` holds before the read:
-    ``name.endswith("Builder")``, ``name.startswith("_")``, ``name == "x"`` (each conjunct of their tests,
-    on the branch that reads)."""
-    if not isinstance(name, ast.Name):
-        return ()
-    filters: list[tuple[str, str]] = []
-    child, current = read, scopes.parent(read)
-    while current is not None and not isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
-        if isinstance(current, ast.If) and child in current.body:
-            tests = current.test.values if isinstance(current.test, ast.BoolOp) and isinstance(current.test.op, ast.And) else [current.test]
-            for test in tests:
-                if (
-                    isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr in _NAME_TESTS
-                    and isinstance(test.func.value, ast.Name) and test.func.value.id == name.id
-                    and len(test.args) == 1 and isinstance(test.args[0], ast.Constant) and isinstance(test.args[0].value, str)
-                ):
-                    filters.append((test.func.attr, test.args[0].value))
-                elif (
-                    isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == name.id
-                    and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
-                    and isinstance(test.comparators[0], ast.Constant) and isinstance(test.comparators[0].value, str)
-                ):
-                    filters.append(("==", test.comparators[0].value))
-        child, current = current, scopes.parent(current)
-    return tuple(filters)
-
-
-def _passes(attribute: str, filters: tuple[tuple[str, str], ...]) -> bool:
-    """Whether the name ``attribute`` passes every test the code makes before reading by name."""
-    return all(attribute == value if test == "==" else getattr(attribute, test)(value) for test, value in filters)
-
-
-def _one_module(parent: Optional[ast.AST], node: ast.Attribute) -> bool:
-    """``sys.modules[__name__]``, ``sys.modules["pkg.x"]``: one known module, not the table walked.
-    ``sys.modules[type(x).__module__]`` is any module that defines a class, the container's among them."""
-    if not (isinstance(parent, ast.Subscript) and parent.value is node):
-        return False
-    key = parent.slice
-    return isinstance(key, ast.Constant) or (isinstance(key, ast.Name) and key.id == "__name__")
 
 
 def _in_annotation(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
@@ -726,11 +345,11 @@ def _premise_broken(
         # a module that calls the function spells the module it imports it from (``from .names import
         # record``, ``names.record(...)``): the others, however many share the word, are not read
         importing_words = {name.rpartition(".")[0].rpartition(".")[2] for name in exported}
-        for other in _mentioning(scope, {method}):
-            if exported and not any(_spells(scope, other, word) for word in importing_words):
+        for other in mentioning(scope, {method}):
+            if exported and not any(spells(scope, other, word) for word in importing_words):
                 continue
             other_context = context_for(other) if other != own or module != context.name else None
-            tree = _parsed(files[other]) if other_context is not None else None
+            tree = parsed(files[other]) if other_context is not None else None
             if tree is None or other_context is None:
                 continue
             # its references are walked only where it can name the function (or, for a method, its module)
@@ -745,10 +364,10 @@ def _premise_broken(
                     if isinstance(call, ast.Call) and call.func is attribute:
                         calls.append(call)
                     elif isinstance(attribute.ctx, ast.Load):  # ``add = registry.add``, ``map(registry.add, ...)``
-                        return f"`{_shown(other)}` line {attribute.lineno} hands `{premise.callee}`, which fills it, to other code as a value", shown
+                        return f"`{shown_path(other)}` line {attribute.lineno} hands `{premise.callee}`, which fills it, to other code as a value", shown
             named = strings_naming(tree, premise.builds or premise.position is None).get(method) if _quoted(files[other], method) else None
             if named is not None:  # a class by its import path only: ``"Engine"`` alone is a label
-                return f"`{_shown(other)}` line {named} names `{premise.callee}`, which fills it, in a string: a route by which it is called with what the fix cannot see", shown
+                return f"`{shown_path(other)}` line {named} names `{premise.callee}`, which fills it, in a string: a route by which it is called with what the fix cannot see", shown
             elif found is not None:
                 for name in exported:
                     for _, reference in references_to(found, name):
@@ -761,35 +380,35 @@ def _premise_broken(
                         elif isinstance(user, ast.ClassDef) and top in user.bases:  # its instances are the subclass's
                             decorator = handing_decorator(user, found.names)
                             if decorator is not None:
-                                return f"`{_shown(other)}` line {decorator.lineno} hands `{user.name}`, a subclass of `{method}`, to `@{ast.unparse(decorator)[:40]}`, which may build it", shown
+                                return f"`{shown_path(other)}` line {decorator.lineno} hands `{user.name}`, a subclass of `{method}`, to `@{ast.unparse(decorator)[:40]}`, which may build it", shown
                             pending.append((other_context.name, Premise(user.name, None, builds=True)))  # type: ignore[union-attr]
                         elif (
                             not isinstance(user, (ast.Import, ast.ImportFrom, ast.Compare)) and isinstance(reference.ctx, ast.Load)
                             and not _type_checked(user, top, found) and not _in_annotation(top, found.parents)
                         ):
-                            return f"`{_shown(other)}` line {reference.lineno} hands `{method}`, which fills it, to other code as a value", shown
+                            return f"`{shown_path(other)}` line {reference.lineno} hands `{method}`, which fills it, to other code as a value", shown
             for call in calls:
                 if tree not in owners:  # by tree: a file parsed again is another tree
                     owners[tree] = owners_in(tree, files[other], vocabulary, other_context)  # type: ignore[arg-type,index]
                 if premise.position is None:
                     kept = owners[tree].kept_where_built(call)  # type: ignore[index]
                     if not kept.shown:
-                        return f"`{_shown(other)}` line {call.lineno} calls `{premise.callee}`: {kept.why}, which then only the container would keep", shown
+                        return f"`{shown_path(other)}` line {call.lineno} calls `{premise.callee}`: {kept.why}, which then only the container would keep", shown
                     continue
                 argument = argument_at(call, premise.parameter, premise.position)
                 if argument is None:
                     continue
                 owner = owners[tree].of_member(Member(argument, "item"), call.lineno, parts=True)  # type: ignore[index]
                 if not owner.shown:
-                    return f"`{_shown(other)}` line {call.lineno} passes `{ast.unparse(argument)[:50]}` to `{premise.callee}`, which keeps it: {owner.why}", shown
+                    return f"`{shown_path(other)}` line {call.lineno} passes `{ast.unparse(argument)[:50]}` to `{premise.callee}`, which keeps it: {owner.why}", shown
                 releases = [r for r in owner.releases if r.line != call.lineno]  # the call that fills is no release
                 if releases and sees_what_goes:  # where the reads run is not followed across modules: any may come after
                     release = releases[0]
                     return (
-                        f"`{_shown(other)}` line {call.lineno} passes `{ast.unparse(argument)[:50]}` to `{premise.callee}`, which keeps it: "
+                        f"`{shown_path(other)}` line {call.lineno} passes `{ast.unparse(argument)[:50]}` to `{premise.callee}`, which keeps it: "
                         f"{owner.why}, but line {release.line} there lets go of it ({release.how}), and the container may be read after that"
                     ), shown
-                shown.append(f"owner, {_shown(other)}:{call.lineno}: `{ast.unparse(argument)[:50]}` passed to `{premise.callee}` is {owner.why}")
+                shown.append(f"owner, {shown_path(other)}:{call.lineno}: `{ast.unparse(argument)[:50]}` passed to `{premise.callee}` is {owner.why}")
                 pending.extend((other_context.name, further) for further in owner.premises)  # type: ignore[union-attr]
     return None, shown
 
@@ -800,7 +419,6 @@ def _compiled(tree: ast.Module, names: Names, spelled: bool) -> dict[FunctionNod
     return compiled_functions(tree, names, spelled)
 
 
-_NAMESPACE_READS = frozenset({"builtins.vars", "inspect.getmembers", "inspect.getmembers_static"})
 _TAKING_ALONG = ("pickle.", "copy.", "torch.save", "cloudpickle.", "dill.", "joblib.dump")
 #: Identifiers a module must spell to read a namespace whole, or to reach one of ``_TAKING_ALONG``.
 _NAMESPACE_WORDS = frozenset({"vars", "__dict__", "getmembers", "getmembers_static"})
@@ -827,20 +445,20 @@ def _whole_namespace_read(scope: Path, text: str, path: Path, module: str, holde
     ``torch.save``. A module that spells none of the words either needs is not parsed: a read of the
     namespace spells one of ``_NAMESPACE_WORDS``, and handing the holder along spells its name (in the
     import, at least) and one of ``_TAKING_ALONG_WORDS``."""
-    takes_along = (holder is not None and _spells(scope, path, holder.rpartition(".")[2])
-                   and any(_spells(scope, path, word) for word in _TAKING_ALONG_WORDS))
-    if not takes_along and not any(_spells(scope, path, word) for word in _NAMESPACE_WORDS):
+    takes_along = (holder is not None and spells(scope, path, holder.rpartition(".")[2])
+                   and any(spells(scope, path, word) for word in _TAKING_ALONG_WORDS))
+    if not takes_along and not any(spells(scope, path, word) for word in _NAMESPACE_WORDS):
         return None
     reads = _whole_reads(path, text)
     found = [(line, how) for name, line, how in reads.namespaces if name == module]
     found += [(line, how) for name, line, how in reads.taken_along if holder is not None and name == holder]
-    return f"`{_shown(path)}` line {found[0][0]} {found[0][1]}" if found else None
+    return f"`{shown_path(path)}` line {found[0][0]} {found[0][1]}" if found else None
 
 
-@functools.lru_cache(maxsize=_MAX_FILES)
+@functools.lru_cache(maxsize=MAX_FILES)
 def _whole_reads(path: Path, text: str) -> _WholeReads:
     context = context_for(path)
-    tree = _parsed(text)
+    tree = parsed(text)
     if tree is None or context is None:
         return _NOTHING_READ  # the container's own uses decide whether an unparsable file refuses the fix
     names = imported_names(tree)
@@ -851,11 +469,11 @@ def _whole_reads(path: Path, text: str) -> _WholeReads:
 
     namespaces: list[tuple[str, int, str]] = []
     taken_along: list[tuple[str, int, str]] = []
-    lines = Mentions(text).words(_NAMESPACE_WORDS | names.spellings((*_NAMESPACE_READS, *_TAKING_ALONG)))
+    lines = Mentions(text).words(_NAMESPACE_WORDS | names.spellings((*NAMESPACE_READS, *_TAKING_ALONG)))
     for node in Scopes(tree).index_parts(tree, functools.partial(Mentions.within, lines)):  # the lines that can name one
         if isinstance(node, ast.Call) and node.args:
             callee = names.qualify(node.func) or ""
-            read = absolute(node.args[0]) if callee in _NAMESPACE_READS else None
+            read = absolute(node.args[0]) if callee in NAMESPACE_READS else None
             if read is not None:
                 namespaces.append((read, node.lineno, f"reads the module's namespace whole with `{ast.unparse(node)[:60]}`"))
             if callee.startswith(_TAKING_ALONG):
@@ -866,107 +484,6 @@ def _whole_reads(path: Path, text: str) -> _WholeReads:
             if read is not None:
                 namespaces.append((read, node.lineno, f"reads the module's namespace whole as `{ast.unparse(node)}`"))
     return _WholeReads(tuple(namespaces), tuple(taken_along))
-
-
-@functools.lru_cache(maxsize=256)
-def _parsed(text: str) -> Optional[ast.Module]:
-    """Another module's tree, or None when it cannot be parsed (its syntax warnings are not ours to show).
-    Kept for the run's next questions: every container of a module asks the same modules about its uses."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-
-
-def _importers_scope(context: ModuleContext) -> Path:
-    """Where the modules that can import this one live: the project's tree; outside any project, the
-    directory it is imported from, whose scripts import it by its bare name (``import tracker`` beside
-    ``tracker.py``), or for a ``src/`` layout the directory around it, where its scripts put ``src`` on the
-    path; in an installed distribution, its own top-level package, never all of site-packages."""
-    if context.index.project is not None:
-        return context.index.project
-    root = context.index.roots[0]
-    if root.name in INSTALLED_ROOTS:
-        return root / context.name.partition(".")[0]
-    return root.parent if root.name == "src" else root  # a src layout's scripts and tests live beside ``src/``
-
-
-@functools.lru_cache(maxsize=8)
-def _texts(scope: Path) -> Optional[dict[Path, str]]:
-    """Every Python file under ``scope`` (real paths) and its text, read once per run and process: a run
-    that fixes many files checks each container against the same tree."""
-    texts: dict[Path, str] = {}
-    for directory, subdirectories, files in os.walk(scope):
-        subdirectories[:] = sorted(d for d in subdirectories if not d.startswith(".") and (d not in SKIPPED_DIRECTORIES or _subpackage(directory, d)))
-        real_directory = os.path.realpath(directory)  # once per directory: each component costs a system call
-        for name in sorted(files):
-            if not name.endswith(".py") and ("." in name or not is_python_script(Path(directory) / name)):
-                continue
-            if len(texts) >= _MAX_FILES:
-                return None
-            joined = os.path.join(real_directory, name)
-            candidate = Path(os.path.realpath(joined) if os.path.islink(joined) else joined)
-            if not candidate.is_file():
-                continue  # a FIFO would block the read forever; a dangling link has nothing to read
-            try:
-                texts[candidate] = _decoded(candidate)
-            except (OSError, SourceError):
-                continue  # not Python we could import either
-    return texts
-
-
-def _decoded(path: Path) -> str:
-    """A module's text as Python decodes it: UTF-8 (the usual case, one decode), else by its coding cookie."""
-    raw = path.read_bytes()
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return decode_source(path, raw).text
-
-
-def _subpackage(directory: str, name: str) -> bool:
-    """``trainer/dist/``: a package inside a package, code an import reaches, whatever its name; a ``build/``
-    or ``dist/`` beside the project's packages holds copies, which ``_texts`` skips."""
-    return os.path.isfile(os.path.join(directory, name, "__init__.py")) and os.path.isfile(os.path.join(directory, "__init__.py"))
-
-
-def _spells(scope: Path, path: Path, word: str) -> bool:
-    """Whether the file at ``path`` under ``scope`` spells the identifier ``word``."""
-    return path in _spelling(scope, word)
-
-
-@functools.lru_cache(maxsize=4096)
-def _spelling(scope: Path, word: str) -> dict[Path, None]:
-    """The files under ``scope`` that spell the identifier ``word``, in the order the files were listed:
-    one substring search per file and word asked, memoised for the run. A run asks a few words (three over
-    torch's 2,285 files, besides the by-name words), so an index of every word of every file, which took
-    2.5 s over torch, costs more than it saves."""
-    whole_word = _whole_word(word)
-    return dict.fromkeys(path for path, text in (_texts(scope) or {}).items() if word in text and whole_word.search(text))
-
-
-@functools.lru_cache(maxsize=4096)
-def _whole_word(word: str) -> re.Pattern[str]:
-    """The identifier ``word`` as a whole word, searched for its literal first (the fast search)."""
-    return re.compile(rf"{re.escape(word)}(?!\w)(?<!\w{re.escape(word)})")
-
-
-def _mentioning(scope: Path, words: Iterable[str]) -> Iterator[Path]:
-    """The files under ``scope`` that mention any of ``words``, in the order the files were listed."""
-    found: dict[Path, None] = {}
-    for word in words:
-        found.update(_spelling(scope, word))
-    if len(found) < 2:
-        return iter(found)
-    order = _listed_at(scope)
-    return iter(sorted(found, key=order.__getitem__))
-
-
-@functools.lru_cache(maxsize=8)
-def _listed_at(scope: Path) -> dict[Path, int]:
-    return {path: position for position, path in enumerate(_texts(scope) or {})}
 
 
 def _uses_in(
@@ -1070,8 +587,3 @@ def _fills(reference: ast.expr, parent: Optional[ast.AST], parents: dict[ast.AST
     return isinstance(parent, ast.AugAssign) and parent.target is reference
 
 
-def _shown(path: Path) -> str:
-    try:
-        return path.relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return path.as_posix()

@@ -85,7 +85,7 @@ def test_a_checked_module_is_freed_as_soon_as_its_findings_are_returned(collecto
 def test_the_codemod_finds_the_files_that_spell_a_word_whole(tmp_path: Path) -> None:
     """Which files of the project mention a name decides which ones the codemod reads for uses elsewhere:
     a file where the word is only part of a longer one is not among them, and every whole spelling is."""
-    from fixes import outside
+    from fixes import project_texts
 
     texts = {
         "a.py": "dir(x)\n",
@@ -97,6 +97,6 @@ def test_the_codemod_finds_the_files_that_spell_a_word_whole(tmp_path: Path) -> 
     for name, text in texts.items():
         (tmp_path / name).write_text(text)
     scope = tmp_path.resolve()
-    assert [path.name for path in outside._mentioning(scope, {"dir"})] == ["a.py", "c.py", "d.py"]
-    assert [path.name for path in outside._mentioning(scope, {"directory", "dir2", "nowhere"})] == ["b.py", "e.py"]
-    assert outside._spells(scope, scope / "d.py", "os") and not outside._spells(scope, scope / "e.py", "dir")
+    assert [path.name for path in project_texts.mentioning(scope, {"dir"})] == ["a.py", "c.py", "d.py"]
+    assert [path.name for path in project_texts.mentioning(scope, {"directory", "dir2", "nowhere"})] == ["b.py", "e.py"]
+    assert project_texts.spells(scope, scope / "d.py", "os") and not project_texts.spells(scope, scope / "e.py", "dir")

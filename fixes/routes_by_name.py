@@ -1,0 +1,403 @@
+"""Routes by which another module of the project may reach a container by a name it computes, which no
+reference to it shows: ``getattr(module, name)``, ``vars(m)``, a walk of ``sys.modules``,
+``importlib.import_module(x).NAME``, ``gc.get_objects()``, a class's ``__subclasses__()``, or a string that
+names it (``"pkg.mod.NAME"`` in a configuration). Each one found refuses the fix, with where it is.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import functools
+from pathlib import Path
+from typing import Optional
+
+from flake8_weakglobals.analysis.call_routes import string_constants
+from flake8_weakglobals.index.project import ModuleContext, context_for
+from flake8_weakglobals.rules.findings import Finding
+from flake8_weakglobals.syntax.mentions import Mentions
+from flake8_weakglobals.syntax.qualified_names import Names
+from flake8_weakglobals.syntax.scopes import Scopes
+
+from .project_texts import MAX_FILES, mentioning, parsed, shown_path, spells
+from .references import imported_names
+
+NAMESPACE_READS = frozenset({"builtins.vars", "inspect.getmembers", "inspect.getmembers_static"})
+
+#: Identifiers a module must spell to reach a module or an object's attributes by a name it computes.
+_BY_NAME_WORDS = frozenset(
+    "getattr vars dir __dict__ getmembers getmembers_static import_module __import__ iter_modules "
+    "walk_packages get_objects __subclasses__ __mro__ __bases__ getmro modules __globals__".split()
+)
+#: The target of a read of whatever module a function comes from (``fn.__globals__``).
+_ANY_MODULE = "<any module>"
+#: The identifiers of ``_BY_NAME_WORDS`` that find objects by no name (``_finds_by_name``): a module that
+#: spells none of them reads by name only what it names itself.
+_FINDING_WORDS = frozenset("import_module __import__ get_objects __subclasses__ __mro__ __bases__ getmro modules getmembers getmembers_static __globals__".split())
+_MODULES_BY_NAME = frozenset({"importlib.import_module", "builtins.__import__", "gc.get_objects", "inspect.getmro", "inspect.getmodule"})
+#: What a class reaches that no name shows: its bases, any class at all (``type(obj).__mro__``).
+_CLASSES_REACHED = frozenset({"__mro__", "__bases__"})
+#: Reads by name (``setattr`` only rebinds: a reset that binds a new container leaves the fix's behind, as it
+#: left the dict).
+_ATTRIBUTES_BY_NAME = frozenset({"builtins.getattr", "builtins.vars", "builtins.dir", "inspect.getmembers", "inspect.getmembers_static"})
+
+
+@dataclasses.dataclass(frozen=True)
+class _ByName:
+    """How one module reaches objects by names it computes, from one parse and walk of it per run: what it
+    finds by name (modules with ``importlib.import_module(name)`` or a walk of ``sys.modules``, the
+    collector's objects, a class's ``__subclasses__()``) and the variables it binds them to; and where it
+    reads attributes by name (``getattr(x, name)`` with a computed name, ``vars(x)``, ``dir(x)``,
+    ``x.__dict__``), with the absolute name of ``x`` where it is an imported name ("" for anything else,
+    ``self`` and ``cls`` aside) and the variable ``x`` is, if it is one."""
+
+    #: ``(line, how, the variables bound to what it finds, whether it finds only classes)``
+    found: tuple[tuple[int, str, frozenset[str], bool], ...] = ()
+    #: ``(target, line, how, filters, variable, sweep)``: ``filters`` are what the code asks of a name before
+    #: it reads it (``if name.endswith("Builder"): getattr(module, name)``), as ``(str method or "==",
+    #: argument)``; ``sweep``: it reads every attribute (``vars(m)``, ``getattr(m, n)`` for each ``n`` of
+    #: ``dir(m)``), not one named by a string the program was given
+    attributes: tuple[tuple[str, int, str, tuple[tuple[str, str], ...], str, bool], ...] = ()
+    #: ``(attribute, line, how)``: one attribute read with ``getattr`` by its constant name, from an object
+    #: the code finds by a route no name shows (a function's result, an item of a list)
+    blind: tuple[tuple[str, int, str], ...] = ()
+
+
+def reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, context: ModuleContext, names: frozenset[str]) -> Optional[str]:
+    """Where a module of the project may find the container by a name it computes, which no reference
+    shows: it reads by name the attributes of the container's module (or of a module that re-exports it),
+    or of the class or instance that holds it; or it finds modules or classes by name and reads the
+    attributes of what it found."""
+    holders = {name.rpartition(".")[0] for name in names}  # the modules it is in; for a class's, the class
+    attribute = finding.name.rpartition(".")[2]
+    # One attribute named by a string (``"pkg.mod.Class"`` from a configuration) reaches the container only
+    # where a string of the project names it, which ``_outside_reason`` refuses first; a sweep over every
+    # attribute reaches it anyway.
+    # A module reads the container by name only if it spells its name (a constant ``getattr``), a module
+    # that holds it (a computed ``getattr`` of that module), or a way to find objects by no name at all.
+    relevant = {attribute, *(holder.rpartition(".")[2] for holder in holders), *_FINDING_WORDS}
+    for other in mentioning(scope, _BY_NAME_WORDS):
+        if not any(spells(scope, other, word) for word in relevant):
+            continue
+        found = _by_name(other, files[other])
+        blind = next(((line, how) for named, line, how in found.blind if named == attribute), None)
+        if blind is not None:
+            return f"`{shown_path(other)}` line {blind[0]} {blind[1]}"
+        reads = [(target, line, how, variable, sweep) for target, line, how, filters, variable, sweep in found.attributes if _passes(attribute, filters)]
+        named = next(((line, how) for target, line, how, _, _ in reads if target in holders or (target == _ANY_MODULE and finding.scope == "module")), None)
+        if named is not None:
+            return f"`{shown_path(other)}` line {named[0]} {named[1]}, which may find it where the fix cannot see"
+        for line, how, bound, classes_only in found.found:
+            if classes_only and finding.scope != "class" and not (finding.scope == "function" and "." in finding.name):
+                continue  # a class's namespace holds no module's global, nor an instance's attribute (a cached method it does)
+            spelled_read = next(((read_line, shown) for read_line, held, shown in _reads_of(other, files[other], attribute) if held in bound), None)
+            if spelled_read is not None:  # ``mod = import_module("pkg." + part)`` then ``mod._REG``
+                return (
+                    f"`{shown_path(other)}` line {line} {how}, and line {spelled_read[0]} reads `{attribute}` from what it "
+                    f"finds (`{spelled_read[1]}`): it may use the container in ways the fix cannot see"
+                )
+            read = next(
+                ((read_line, read_how) for target, read_line, read_how, variable, sweep in reads
+                 if not target and variable in bound and sweep),
+                None,
+            )
+            if read is not None:
+                return (
+                    f"`{shown_path(other)}` line {line} {how}, and line {read[0]} {read[1]}: it may find the container "
+                    "there and use it in ways the fix cannot see"
+                )
+    return None
+
+
+#: Where a by-name walk puts what it finds: ``for k, v in sys.modules.items()``, ``m = import_module(n)``.
+_WALKED_VIEWS = frozenset({"values", "items"})
+_COPIES = frozenset({"list", "tuple", "sorted", "reversed", "enumerate", "iter", "set"})
+
+
+def _bound_to(found: ast.expr, scopes: Scopes) -> frozenset[str]:
+    """The variables that ``found`` (a call or a table that yields objects) is bound to: the target of an
+    assignment, the targets of a loop or a comprehension over it (or over its ``.values()``/``.items()``),
+    what one entry of it is bound to (``sys.modules[name]``, ``sys.modules.get(name)``), and ``"<direct>"``
+    where it is used in place (``getattr(import_module(n), a)``)."""
+    node, parent = found, scopes.parent(found)
+    if isinstance(parent, ast.Subscript) and parent.value is node:  # ``home = sys.modules[cls.__module__]``: one entry
+        node, parent = parent, scopes.parent(parent)
+    elif isinstance(parent, ast.Attribute) and parent.attr in _WALKED_VIEWS | {"get"}:
+        call = scopes.parent(parent)
+        if isinstance(call, ast.Call) and call.func is parent:
+            node, parent = call, scopes.parent(call)
+    while isinstance(parent, ast.Call) and parent.args[:1] == [node] and isinstance(parent.func, ast.Name) and parent.func.id in _COPIES:
+        node, parent = parent, scopes.parent(parent)  # ``list(sys.modules.items())``: the same objects
+    where = _scope_key(found, scopes)
+    if isinstance(parent, ast.Assign) and parent.value is node:
+        return frozenset(f"{where}:{n.id}" for target in parent.targets for n in ast.walk(target) if isinstance(n, ast.Name))
+    if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
+        return frozenset(f"{where}:{n.id}" for n in ast.walk(parent.target) if isinstance(n, ast.Name))
+    return frozenset({"<direct>"})
+
+
+def _scope_key(node: ast.AST, scopes: Scopes) -> int:
+    """The function (or module) whose variables ``node`` sees first: a variable is matched within it."""
+    return next((line for scope in scopes.chain(node) if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module))
+                 for line in (getattr(scope, "lineno", 0),)), 0)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Parsed:
+    """One module of the project as the by-name questions read it: parsed, its imports, its scopes (indexed
+    as questions reach into them) and the lines that name each word, shared by every question about it."""
+
+    context: ModuleContext
+    tree: ast.Module
+    names: Names
+    scopes: Scopes
+    mentions: Mentions
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_module(path: Path, text: str) -> Optional[_Parsed]:
+    context = context_for(path)
+    tree = parsed(text)
+    if tree is None or context is None:
+        return None
+    return _Parsed(context, tree, imported_names(tree), Scopes(tree), Mentions(text))
+
+
+def _held_in(expr: ast.expr, names: Names, scopes: Scopes) -> str:
+    """The variable ``expr`` is (``"<line of its function>:<name>"``), ``"<direct>"`` where ``expr`` finds an
+    object by name in place (``import_module(n)``, ``sys.modules[n]``, ``sys.modules.get(n)``), else ""."""
+    if isinstance(expr, ast.Name):
+        return f"{_scope_key(expr, scopes)}:{expr.id}"
+    inner = expr
+    if isinstance(inner, ast.Subscript):
+        inner = inner.value
+    elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr == "get":
+        inner = inner.func.value
+    return "<direct>" if _finds_by_name(expr, names, scopes) or (inner is not expr and _finds_by_name(inner, names, scopes)) else ""
+
+
+@functools.lru_cache(maxsize=MAX_FILES)
+def _reads_of(path: Path, text: str, attribute: str) -> tuple[tuple[int, str, str], ...]:
+    """Where the module reads ``attribute`` by its own name (``x.NAME``, ``getattr(x, "NAME")``,
+    ``x.__dict__["NAME"]``) from an object it holds in a variable or finds in place: ``(line, the variable
+    as ``_held_in`` names it, the read as written)``. Matched against what it finds by name, these are the
+    reads of a module or an object that no name of the project shows."""
+    module = _parsed_module(path, text)
+    if module is None:
+        return ()
+    names, scopes = module.names, module.scopes
+    reads: list[tuple[int, str, str]] = []
+    for node in scopes.index_parts(module.tree, functools.partial(Mentions.within, module.mentions.words({attribute}))):
+        receiver: Optional[ast.expr] = None
+        if isinstance(node, ast.Attribute) and node.attr == attribute:
+            receiver = node.value
+        elif isinstance(node, ast.Call) and names.qualify(node.func) == "builtins.getattr" and len(node.args) > 1:
+            receiver = node.args[0] if isinstance(node.args[1], ast.Constant) and node.args[1].value == attribute else None
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == attribute:
+            receiver = node.value.value if isinstance(node.value, ast.Attribute) and node.value.attr == "__dict__" else None
+        held = _held_in(receiver, names, scopes) if receiver is not None else ""
+        if held:
+            reads.append((node.lineno, held, ast.unparse(node)[:50]))
+    return tuple(reads)
+
+
+@functools.lru_cache(maxsize=MAX_FILES)
+def _by_name(path: Path, text: str) -> _ByName:
+    module = _parsed_module(path, text)
+    if module is None:
+        return _ByName()
+    context, tree, names, scopes = module.context, module.tree, module.names, module.scopes
+    found: list[tuple[int, str, frozenset[str], bool]] = []
+    attributes: list[tuple[str, int, str, tuple[tuple[str, str], ...], str, bool]] = []
+    blind: list[tuple[str, int, str]] = []
+
+    def target(expr: ast.expr) -> str:
+        named = names.qualify(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
+        return context.absolute(named) if named is not None else _imported_by_constant(expr)
+
+    def _imported_by_constant(expr: ast.expr) -> str:
+        """``module = importlib.import_module("pkg.state")``: a local that holds one known module;
+        ``this = sys.modules[__name__]``: the module itself."""
+        resolved = scopes.resolve(expr.id, expr) if isinstance(expr, ast.Name) else None
+        bindings = resolved[1] if resolved is not None else []
+        value = bindings[0].node if len(bindings) == 1 and bindings[0].how == "value" and not bindings[0].path else None
+        if _this_module(value if value is not None else expr, names):
+            return context.name  # type: ignore[union-attr]
+        if (
+            isinstance(value, ast.Call) and names.qualify(value.func) == "importlib.import_module" and not value.keywords
+            and len(value.args) == 1 and isinstance(value.args[0], ast.Constant) and isinstance(value.args[0].value, str)
+            and not value.args[0].value.startswith(".")
+        ):
+            return value.args[0].value
+        return ""
+
+    lines = module.mentions.words(_BY_NAME_WORDS | names.spellings((*_MODULES_BY_NAME, *_ATTRIBUTES_BY_NAME)))
+    for node in scopes.index_parts(tree, functools.partial(Mentions.within, lines)):
+        if isinstance(node, (ast.Call, ast.Attribute)) and _finds_by_name(node, names, scopes):
+            found.append((node.lineno, f"finds objects by name with `{ast.unparse(node)[:50]}`", _bound_to(node, scopes), _finds_only_classes(node, names)))
+        if isinstance(node, ast.Call):
+            callee = names.qualify(node.func) or ""
+            computed = len(node.args) < 2 or not isinstance(node.args[1], ast.Constant)
+            if (
+                callee == "builtins.getattr" and not computed and isinstance(node.args[1].value, str)  # type: ignore[attr-defined]
+                and not target(node.args[0]) and not _held_in(node.args[0], names, scopes) and not _only_classes_or_modules(node, names)
+            ):  # ``getattr(load(name), "CACHE")``: one attribute, of an object no name shows
+                blind.append((node.args[1].value, node.lineno, f"reads `{node.args[1].value}` with `{ast.unparse(node)[:50]}` from an object it finds where the fix cannot see"))  # type: ignore[attr-defined]
+            if callee in _ATTRIBUTES_BY_NAME and node.args and (computed or callee != "builtins.getattr") and not _only_classes_or_modules(node, names):
+                receiver = node.args[0]
+                if not (isinstance(receiver, ast.Name) and receiver.id in ("self", "cls")):
+                    filters = _name_filters(node.args[1], node, scopes) if len(node.args) > 1 else ()
+                    how = f"reads attributes by name with `{ast.unparse(node)[:50]}`"
+                    sweep = callee != "builtins.getattr" or _swept_name(node.args[1], scopes, names)
+                    attributes.append((target(receiver), node.lineno, how, filters, _held_in(receiver, names, scopes), sweep))
+        elif isinstance(node, ast.Attribute) and node.attr == "__globals__":  # any function's module, by no name
+            attributes.append((_ANY_MODULE, node.lineno, f"reads a function's module namespace whole as `{ast.unparse(node)[:50]}`", (), "", True))
+        elif isinstance(node, ast.Attribute) and node.attr == "__dict__" and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+            entry = scopes.parent(node)
+            if isinstance(entry, ast.Subscript) and entry.value is node:  # ``m.__dict__[name]``: one entry, as getattr reads it
+                if not isinstance(entry.slice, ast.Constant):
+                    how = f"reads attributes by name with `{ast.unparse(entry)[:50]}`"
+                    filters = _name_filters(entry.slice, entry, scopes)
+                    attributes.append((target(node.value), node.lineno, how, filters, _held_in(node.value, names, scopes), _swept_name(entry.slice, scopes, names)))
+            else:
+                how = f"reads an object's attributes whole as `{ast.unparse(node)[:50]}`"
+                attributes.append((target(node.value), node.lineno, how, (), _held_in(node.value, names, scopes), True))
+    return _ByName(tuple(found), tuple(attributes), tuple(blind))
+
+
+_SWEEPS = frozenset({"builtins.dir", "builtins.vars", "inspect.getmembers", "inspect.getmembers_static"})
+
+
+def _swept_name(name: ast.expr, scopes: Scopes, names: Names) -> bool:
+    """Whether ``name`` is a loop variable over every attribute of something: ``for n in dir(m)``,
+    ``for n, v in vars(m).items()``, ``for n in m.__dict__``, ``m.__dir__()``; or the parameter of a
+    module's ``__getattr__`` (PEP 562), which holds whatever name any importer asks that module for: a lazy
+    re-export reaches every attribute of what it finds."""
+    if not isinstance(name, ast.Name):
+        return False
+    current = scopes.parent(name)
+    while current is not None and not isinstance(current, ast.Module):
+        if (
+            isinstance(current, ast.FunctionDef) and current.name == "__getattr__" and isinstance(scopes.parent(current), ast.Module)
+            and current.args.args[:1] and current.args.args[0].arg == name.id
+        ):
+            return True
+        if isinstance(current, (ast.For, ast.comprehension)) and any(isinstance(n, ast.Name) and n.id == name.id for n in ast.walk(current.target)):
+            return any(
+                (isinstance(n, ast.Call) and (names.qualify(n.func) in _SWEEPS or (isinstance(n.func, ast.Attribute) and n.func.attr == "__dir__")))
+                or (isinstance(n, ast.Attribute) and n.attr == "__dict__")
+                for n in ast.walk(current.iter)
+            )
+        current = scopes.parent(current)
+    return False
+
+
+def named_in_strings(scope: Path, files: dict[Path, str], modules: set[str], word: str) -> Optional[tuple[Path, int, str]]:
+    """Where a string of the project names ``word`` as an attribute of one of ``modules`` (a configuration's
+    ``"pkg.mod.NAME"`` or ``"pkg.mod:NAME"``, ``pkgutil.resolve_name``'s, ``operator.attrgetter``'s
+    ``"mod.NAME"``), outside docstrings, ``__all__`` and text for people: the file, the line and the string."""
+    spellings = [f"{module}{separator}{word}" for module in modules for separator in ".:"]
+    for path in mentioning(scope, {word}):
+        if not any(spelling in files[path] for spelling in spellings):
+            continue
+        for spelled, line in _strings(path, files[path]):
+            if any(spelling in spelled for spelling in spellings):
+                return path, line, spelled
+    return None
+
+
+@functools.lru_cache(maxsize=MAX_FILES)
+def _strings(path: Path, text: str) -> tuple[tuple[str, int], ...]:
+    """The module's string constants that may name code (``call_routes.string_constants``), with their lines."""
+    tree = parsed(text)
+    return tuple((node.value, node.lineno) for node in string_constants(tree)) if tree is not None else ()
+
+
+def _this_module(expr: Optional[ast.AST], names: Names) -> bool:
+    """``sys.modules[__name__]``, ``sys.modules.get(__name__)``: the module that runs it."""
+    if isinstance(expr, ast.Subscript) and names.qualify(expr.value) == "sys.modules":
+        key: Optional[ast.AST] = expr.slice
+    elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "get" and expr.args:
+        key = expr.args[0] if names.qualify(expr.func.value) == "sys.modules" else None
+    else:
+        return False
+    return isinstance(key, ast.Name) and key.id == "__name__"
+
+
+def _finds_by_name(node: ast.expr, names: Names, scopes: Scopes) -> bool:
+    """``importlib.import_module(name)`` with a computed name, ``gc.get_objects()``,
+    ``cls.__subclasses__()``, a class's ``__mro__`` or ``__bases__`` (``inspect.getmro(cls)``), or
+    ``sys.modules`` other than one known module."""
+    if isinstance(node, ast.Call):
+        callee = names.qualify(node.func) or ""
+        if callee in _MODULES_BY_NAME:
+            return not (node.args and isinstance(node.args[0], ast.Constant))
+        if callee in NAMESPACE_READS and _only_classes_or_modules(node, names):
+            return True  # ``inspect.getmembers(module, inspect.isclass)``: the classes of a module, by no name
+        return isinstance(node.func, ast.Attribute) and node.func.attr == "__subclasses__"
+    if isinstance(node, ast.Attribute) and node.attr in _CLASSES_REACHED:
+        return True
+    return isinstance(node, ast.Attribute) and names.qualify(node) == "sys.modules" and not _one_module(scopes.parent(node), node)
+
+
+def _finds_only_classes(node: ast.expr, names: Names) -> bool:
+    """``cls.__subclasses__()``, ``type(x).__mro__``, ``inspect.getmro(cls)``, ``inspect.getmembers(m,
+    inspect.isclass)``: what it finds are classes."""
+    if isinstance(node, ast.Call):
+        return (
+            names.qualify(node.func) == "inspect.getmro" or (isinstance(node.func, ast.Attribute) and node.func.attr == "__subclasses__")
+            or ((names.qualify(node.func) or "") in NAMESPACE_READS and _only_classes_or_modules(node, names))
+        )
+    return isinstance(node, ast.Attribute) and node.attr in _CLASSES_REACHED
+
+
+_NAME_TESTS = frozenset({"startswith", "endswith"})
+_CLASS_OR_MODULE_TESTS = frozenset({"inspect.isclass", "inspect.ismodule"})
+
+
+def _only_classes_or_modules(call: ast.Call, names: Names) -> bool:
+    """``inspect.getmembers(module, inspect.isclass)``: what it reads whole it filters to classes or
+    modules, which no container is."""
+    predicate = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "predicate"), None)
+    return predicate is not None and names.qualify(predicate) in _CLASS_OR_MODULE_TESTS
+
+
+def _name_filters(name: ast.expr, read: ast.AST, scopes: Scopes) -> tuple[tuple[str, str], ...]:
+    """What the ``if`` statements around ``read`` ask of the variable ``name`` holds before the read:
+    ``name.endswith("Builder")``, ``name.startswith("_")``, ``name == "x"`` (each conjunct of their tests,
+    on the branch that reads)."""
+    if not isinstance(name, ast.Name):
+        return ()
+    filters: list[tuple[str, str]] = []
+    child, current = read, scopes.parent(read)
+    while current is not None and not isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+        if isinstance(current, ast.If) and child in current.body:
+            tests = current.test.values if isinstance(current.test, ast.BoolOp) and isinstance(current.test.op, ast.And) else [current.test]
+            for test in tests:
+                if (
+                    isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr in _NAME_TESTS
+                    and isinstance(test.func.value, ast.Name) and test.func.value.id == name.id
+                    and len(test.args) == 1 and isinstance(test.args[0], ast.Constant) and isinstance(test.args[0].value, str)
+                ):
+                    filters.append((test.func.attr, test.args[0].value))
+                elif (
+                    isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == name.id
+                    and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
+                    and isinstance(test.comparators[0], ast.Constant) and isinstance(test.comparators[0].value, str)
+                ):
+                    filters.append(("==", test.comparators[0].value))
+        child, current = current, scopes.parent(current)
+    return tuple(filters)
+
+
+def _passes(attribute: str, filters: tuple[tuple[str, str], ...]) -> bool:
+    """Whether the name ``attribute`` passes every test the code makes before reading by name."""
+    return all(attribute == value if test == "==" else getattr(attribute, test)(value) for test, value in filters)
+
+
+def _one_module(parent: Optional[ast.AST], node: ast.Attribute) -> bool:
+    """``sys.modules[__name__]``, ``sys.modules["pkg.x"]``: one known module, not the table walked.
+    ``sys.modules[type(x).__module__]`` is any module that defines a class, the container's among them."""
+    if not (isinstance(parent, ast.Subscript) and parent.value is node):
+        return False
+    key = parent.slice
+    return isinstance(key, ast.Constant) or (isinstance(key, ast.Name) and key.id == "__name__")
