@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
+import re
 from pathlib import Path
 from typing import Optional
 
@@ -26,10 +27,12 @@ NAMESPACE_READS = frozenset({"builtins.vars", "inspect.getmembers", "inspect.get
 #: Identifiers a module must spell to reach a module or an object's attributes by a name it computes.
 _BY_NAME_WORDS = frozenset(
     "getattr vars dir __dict__ getmembers getmembers_static import_module __import__ iter_modules "
-    "walk_packages get_objects __subclasses__ __mro__ __bases__ getmro modules __globals__".split()
+    "walk_packages get_objects __subclasses__ __mro__ __bases__ getmro modules __globals__ globals attrgetter".split()
 )
 #: The target of a read of whatever module a function comes from (``fn.__globals__``).
 _ANY_MODULE = "<any module>"
+#: The target of a read of an object's class (``vars(type(self))``): whichever it is, a class, no module.
+_A_CLASS = "<a class>"
 #: The identifiers of ``_BY_NAME_WORDS`` that find objects by no name (``_finds_by_name``): a module that
 #: spells none of them reads by name only what it names itself.
 _FINDING_WORDS = frozenset("import_module __import__ get_objects __subclasses__ __mro__ __bases__ getmro modules getmembers getmembers_static __globals__".split())
@@ -95,9 +98,14 @@ def reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, conte
                     f"`{shown_path(other)}` line {line} {how}, and line {spelled_read[0]} reads `{attribute}` from what it "
                     f"finds (`{spelled_read[1]}`): it may use the container in ways the fix cannot see"
                 )
+            # What it finds is read by a name it computes: whole, or one attribute whose name the module may build
+            # from what it spells (``"counters:calls"`` then ``.upper()``, a descriptor's own name upper-cased).
+            # Whatever object it reads (a variable, a helper's result, ``getattr`` handed to ``partial``), no
+            # proof shows it is not the container's module.
+            loose = _spelled_in_any_case(files[other], attribute)
             read = next(
                 ((read_line, read_how) for target, read_line, read_how, variable, sweep in reads
-                 if not target and variable in bound and sweep),
+                 if not target and (sweep if variable in bound else (sweep or loose))),
                 None,
             )
             if read is not None:
@@ -105,7 +113,22 @@ def reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, conte
                     f"`{shown_path(other)}` line {line} {how}, and line {read[0]} {read[1]}: it may find the container "
                     "there and use it in ways the fix cannot see"
                 )
+            if loose:
+                read = next(((read_line, read_how) for target, read_line, read_how, variable, _ in reads if not target and variable in bound), None)
+                if read is not None:
+                    return (
+                        f"`{shown_path(other)}` line {line} {how}, and line {read[0]} {read[1]}, and it spells "
+                        f"`{attribute}` in some case: it may build that name and find the container there"
+                    )
     return None
+
+
+def _spelled_in_any_case(text: str, attribute: str) -> bool:
+    """Whether ``text`` spells the name ``attribute`` in any case, as a word of its own or a part of one
+    between underscores or other punctuation (``calls`` in ``"counters:calls"`` for ``CALLS``,
+    ``module_names`` for ``MODULE_NAMES``): the pieces a computed name is built from."""
+    core = attribute.strip("_")
+    return bool(core) and re.search(rf"(?i)(?<![a-z0-9]){re.escape(core)}(?![a-z0-9])", text) is not None
 
 
 #: Where a by-name walk puts what it finds: ``for k, v in sys.modules.items()``, ``m = import_module(n)``.
@@ -211,6 +234,8 @@ def _by_name(path: Path, text: str) -> _ByName:
     blind: list[tuple[str, int, str]] = []
 
     def target(expr: ast.expr) -> str:
+        if (isinstance(expr, ast.Call) and names.qualify(expr.func) == "builtins.type") or (isinstance(expr, ast.Attribute) and expr.attr == "__class__"):
+            return _A_CLASS  # ``vars(type(self))``: a class's namespace, never a module's
         named = names.qualify(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
         return context.absolute(named) if named is not None else _imported_by_constant(expr)
 
@@ -230,10 +255,35 @@ def _by_name(path: Path, text: str) -> _ByName:
             return value.args[0].value
         return ""
 
-    lines = module.mentions.words(_BY_NAME_WORDS | names.spellings((*_MODULES_BY_NAME, *_ATTRIBUTES_BY_NAME)))
+    lines = module.mentions.words(_BY_NAME_WORDS | names.spellings((*_MODULES_BY_NAME, *_ATTRIBUTES_BY_NAME, "operator.attrgetter")))
     for node in scopes.index_parts(tree, functools.partial(Mentions.within, lines)):
         if isinstance(node, (ast.Call, ast.Attribute)) and _finds_by_name(node, names, scopes):
             found.append((node.lineno, f"finds objects by name with `{ast.unparse(node)[:50]}`", _bound_to(node, scopes), _finds_only_classes(node, names)))
+        if isinstance(node, (ast.Name, ast.Attribute)) and names.qualify(node) == "builtins.getattr":
+            handed = _getattr_handed_on(node, scopes, names)
+            if handed is not None:  # ``functools.partial(getattr, module, key.upper())``: called later, elsewhere
+                receiver, name = handed
+                how = f"hands `getattr` on with `{ast.unparse(scopes.parent(node))[:50]}`"
+                held = _held_in(receiver, names, scopes) if receiver is not None else ""
+                if isinstance(name, ast.Constant) and isinstance(name.value, str):
+                    blind.append((name.value, node.lineno, how))
+                else:
+                    attributes.append((target(receiver) if receiver is not None else "", node.lineno, how, (), held, False))
+        if isinstance(node, ast.Call) and names.qualify(node.func) == "operator.attrgetter" and not all(isinstance(a, ast.Constant) for a in node.args):
+            applied = scopes.parent(node)  # ``attrgetter(".".join(parts))(package)``: read now, from ``package``
+            receiver = applied.args[0] if isinstance(applied, ast.Call) and applied.func is node and applied.args else None
+            how = f"reads attributes by a computed dotted path with `{ast.unparse(applied if receiver is not None else node)[:50]}`"
+            attributes.append((target(receiver) if receiver is not None else "", node.lineno, how, (), _held_in(receiver, names, scopes) if receiver is not None else "", False))
+        if isinstance(node, ast.Call) and names.qualify(node.func) == "builtins.globals" and not node.args:
+            entry = scopes.parent(node)  # the module's own namespace, with every name a star import bound
+            if isinstance(entry, ast.Subscript) and entry.value is node:
+                if not isinstance(entry.slice, ast.Constant):
+                    how = f"reads its own globals by name with `{ast.unparse(entry)[:50]}`"
+                    attributes.append((context.name, node.lineno, how, _name_filters(entry.slice, entry, scopes), "", _swept_name(entry.slice, scopes, names)))
+            elif not (isinstance(entry, ast.Attribute) and entry.attr in ("get", "keys", "__contains__")) and not (
+                isinstance(entry, ast.Compare) and node in entry.comparators and all(isinstance(op, (ast.In, ast.NotIn)) for op in entry.ops)
+            ):  # ``"name" in globals()``: a test of a name, no value read
+                attributes.append((context.name, node.lineno, f"reads its own globals whole with `{ast.unparse(entry)[:50]}`", (), "", True))
         if isinstance(node, ast.Call):
             callee = names.qualify(node.func) or ""
             computed = len(node.args) < 2 or not isinstance(node.args[1], ast.Constant)
@@ -267,9 +317,22 @@ def _by_name(path: Path, text: str) -> _ByName:
 _SWEEPS = frozenset({"builtins.dir", "builtins.vars", "inspect.getmembers", "inspect.getmembers_static"})
 
 
+def _getattr_handed_on(node: ast.expr, scopes: Scopes, names: Names) -> Optional[tuple[Optional[ast.expr], Optional[ast.expr]]]:
+    """``getattr`` used as a value rather than called: ``(the object, the name)`` that a
+    ``functools.partial(getattr, obj, name)`` binds (each None where it binds none), or ``(None, None)`` for
+    any other hand-off (``map(getattr, ...)``, a table of getters). None where ``getattr`` is called."""
+    parent = scopes.parent(node)
+    if isinstance(parent, ast.Call) and parent.func is node:
+        return None
+    if isinstance(parent, ast.Call) and names.qualify(parent.func) == "functools.partial" and parent.args[:1] == [node]:
+        bound = parent.args[1:]
+        return (bound[0] if bound else None), (bound[1] if len(bound) > 1 else None)
+    return None, None
+
+
 def _swept_name(name: ast.expr, scopes: Scopes, names: Names) -> bool:
     """Whether ``name`` is a loop variable over every attribute of something: ``for n in dir(m)``,
-    ``for n, v in vars(m).items()``, ``for n in m.__dict__``, ``m.__dir__()``; or the parameter of a
+    ``for n, v in vars(m).items()``, ``for n in m.__dict__``, ``m.__dir__()``, ``m.__all__`` (its public ones); or the parameter of a
     module's ``__getattr__`` (PEP 562), which holds whatever name any importer asks that module for: a lazy
     re-export reaches every attribute of what it finds."""
     if not isinstance(name, ast.Name):
@@ -284,7 +347,7 @@ def _swept_name(name: ast.expr, scopes: Scopes, names: Names) -> bool:
         if isinstance(current, (ast.For, ast.comprehension)) and any(isinstance(n, ast.Name) and n.id == name.id for n in ast.walk(current.target)):
             return any(
                 (isinstance(n, ast.Call) and (names.qualify(n.func) in _SWEEPS or (isinstance(n.func, ast.Attribute) and n.func.attr == "__dir__")))
-                or (isinstance(n, ast.Attribute) and n.attr == "__dict__")
+                or (isinstance(n, ast.Attribute) and n.attr in ("__dict__", "__all__"))
                 for n in ast.walk(current.iter)
             )
         current = scopes.parent(current)

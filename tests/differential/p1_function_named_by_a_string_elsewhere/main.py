@@ -1,7 +1,7 @@
 """Class 1 (ownership: callers, by every route, across modules): a config names the hook by its import
 path, and a small `instantiate` resolves it with `importlib` and calls it with layers it builds. No
 call names `observe`; the list of observed layers is their only owner."""
-# expect: refused: names `observe`, which fills it, in a string
+# expect: refused: names `observe`, which fills it, in a string | it spells `_OBSERVED` in some case
 import gc
 import importlib
 

@@ -1,0 +1,1 @@
+"""Running statistics about a model's layers."""

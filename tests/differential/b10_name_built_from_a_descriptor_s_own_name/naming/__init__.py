@@ -1,0 +1,1 @@
+"""Qualified names for modules of a model."""

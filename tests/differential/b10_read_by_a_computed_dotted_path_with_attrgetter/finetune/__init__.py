@@ -1,0 +1,1 @@
+"""Partial fine-tuning helpers."""

@@ -1,0 +1,1 @@
+"""Optimizer set-up helpers."""
