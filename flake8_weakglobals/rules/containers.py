@@ -175,6 +175,10 @@ _NON_INSTANCE_TYPES = frozenset(
 )
 
 
+#: What a torch mode defines to answer operators itself, and the operators of ``==``.
+_MODE_HANDLERS = frozenset({"__torch_dispatch__", "__torch_function__"})
+_EQUALITIES = frozenset({"eq", "__eq__"})
+
 class ContainerJudge:
     """Judges each container's uses: the code, its evidence, the message, and (if safe) the edits."""
 
@@ -323,7 +327,7 @@ class ContainerJudge:
             direct = []  # ``Set[Type[nn.Module]]`` holds classes, whatever a filling function's parameter says
         if container in (ContainerType.WEAK_MAP, ContainerType.WEAK_SET):  # a trap whatever its lifetime
             broken = [(line, found) for line, found, _ in direct if compares_by_value(found.kind)]
-            return ("WG004", broken) if broken else None
+            return ("WG004", broken) if broken and not self._compared_by_identity(uses.slot) else None
         if uses.slot.where == "instance" and not self.survey.holders(uses.slot.owner):
             return None  # an ordinary instance attribute dies with its instance
         foreign = [(line, found) for line, found, _ in direct if found.foreign]
@@ -456,6 +460,34 @@ class ContainerJudge:
         if fill.member.shape in ("pairs", "update"):
             return project(element_of(self.evidence.of(fill.member.expr)), (1,))
         return self.evidence.of(fill.member.value) if fill.member.value is not None and fill.member.shape == "item" else None
+
+    def _compared_by_identity(self, slot: Slot) -> bool:
+        """Every use of the weak container runs under a dispatch or function mode of this module that answers
+        ``aten.eq`` (or ``__eq__``) itself (``with OverrideEqMode(): if value in cls.offload_values``): its
+        keys compare by what the mode says, identity in practice, and the trap of ``Tensor.__eq__`` is closed
+        by the code's own hand."""
+        mentions = self.evidence.mentions_of(slot.name, attribute=slot.where != "module")
+        return bool(mentions) and all(self._under_an_eq_mode(node) for node in mentions)
+
+    def _under_an_eq_mode(self, node: ast.AST) -> bool:
+        current = self.evidence.scopes.parent(node)
+        while current is not None and not isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module)):
+            if isinstance(current, (ast.With, ast.AsyncWith)) and any(self._answers_eq(item.context_expr) for item in current.items):
+                return True
+            current = self.evidence.scopes.parent(current)
+        return False
+
+    def _answers_eq(self, expr: ast.expr) -> bool:
+        """``IdentityEqMode()``: a class of this module whose ``__torch_dispatch__`` or ``__torch_function__``
+        names an equality (``aten.eq``, ``torch.eq``, ``__eq__``, ``operator.eq``)."""
+        info = self.survey.classes.get(expr.func.id) if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) else None
+        if info is None:
+            return False
+        handlers = [method for cls in self.survey.lineage(info) for name, method in cls.methods.items() if name in _MODE_HANDLERS]
+        return any(
+            (isinstance(node, ast.Attribute) and node.attr in _EQUALITIES) or (isinstance(node, ast.Name) and node.id in _EQUALITIES)
+            for handler in handlers for node in ast.walk(handler)
+        )
 
     def _used_nowhere(self, slot: Slot) -> bool:
         """A class attribute that nothing in its module reads or fills (no ``X.name`` but its definition), and
