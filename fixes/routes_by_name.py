@@ -100,26 +100,20 @@ def reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, conte
                 )
             # What it finds is read by a name it computes: whole, or one attribute whose name the module may build
             # from what it spells (``"counters:calls"`` then ``.upper()``, a descriptor's own name upper-cased).
-            # Whatever object it reads (a variable, a helper's result, ``getattr`` handed to ``partial``), no
-            # proof shows it is not the container's module.
+            # What it finds is followed to that read through a variable, in place (``getattr`` handed to
+            # ``partial``), or through a function of the module that returns it (``vars(_module(leaf))``).
             loose = _spelled_in_any_case(files[other], attribute)
             read = next(
-                ((read_line, read_how) for target, read_line, read_how, variable, sweep in reads
-                 if not target and (sweep if variable in bound else (sweep or loose))),
+                ((read_line, read_how, sweep) for target, read_line, read_how, variable, sweep in reads
+                 if not target and variable in bound and (sweep or loose)),
                 None,
             )
             if read is not None:
+                built = "" if read[2] else f", and it spells `{attribute}` in some case, from which it may build that name"
                 return (
-                    f"`{shown_path(other)}` line {line} {how}, and line {read[0]} {read[1]}: it may find the container "
-                    "there and use it in ways the fix cannot see"
+                    f"`{shown_path(other)}` line {line} {how}, and line {read[0]} {read[1]}{built}: it may find the "
+                    "container there and use it in ways the fix cannot see"
                 )
-            if loose:
-                read = next(((read_line, read_how) for target, read_line, read_how, variable, _ in reads if not target and variable in bound), None)
-                if read is not None:
-                    return (
-                        f"`{shown_path(other)}` line {line} {how}, and line {read[0]} {read[1]}, and it spells "
-                        f"`{attribute}` in some case: it may build that name and find the container there"
-                    )
     return None
 
 
@@ -155,7 +149,16 @@ def _bound_to(found: ast.expr, scopes: Scopes) -> frozenset[str]:
         return frozenset(f"{where}:{n.id}" for target in parent.targets for n in ast.walk(target) if isinstance(n, ast.Name))
     if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
         return frozenset(f"{where}:{n.id}" for n in ast.walk(parent.target) if isinstance(n, ast.Name))
+    if isinstance(parent, ast.Return):  # ``def _module(leaf): return sys.modules[...]``: what its callers get
+        function = next((scope for scope in scopes.chain(parent) if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+        if function is not None:
+            return frozenset({"<direct>", _returned_by(function.name)})
     return frozenset({"<direct>"})
+
+
+def _returned_by(function: str) -> str:
+    """How ``_bound_to`` and ``_held_in`` name what a module function returns."""
+    return f"<returned by {function}>"
 
 
 def _scope_key(node: ast.AST, scopes: Scopes) -> int:
@@ -190,6 +193,8 @@ def _held_in(expr: ast.expr, names: Names, scopes: Scopes) -> str:
     object by name in place (``import_module(n)``, ``sys.modules[n]``, ``sys.modules.get(n)``), else ""."""
     if isinstance(expr, ast.Name):
         return f"{_scope_key(expr, scopes)}:{expr.id}"
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and not _finds_by_name(expr, names, scopes):
+        return _returned_by(expr.func.id)  # ``vars(_module(leaf))``: matched to what ``_module`` returns
     inner = expr
     if isinstance(inner, ast.Subscript):
         inner = inner.value
