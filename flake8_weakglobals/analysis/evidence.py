@@ -201,6 +201,7 @@ _PASS_THROUGH = {"list", "tuple", "sorted", "reversed", "iter", "set", "frozense
 
 _RECORD_DECORATORS = frozenset({"dataclasses.dataclass", "attr.s", "attr.attrs", "attr.define", "attrs.define", "attr.frozen", "attrs.frozen"})
 _RECORD_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+_TYPE_VARIABLES = frozenset({"typing.TypeVar", "typing_extensions.TypeVar"})
 
 
 def _given_no_object(call: ast.Call) -> bool:
@@ -232,6 +233,7 @@ class Evidence:
         self._assumed: dict[tuple[ast.AST, str], Value] = {}  # a name's value while a binding made from it is read
         self._calls: dict[tuple[str, bool], list[ast.Call]] = {}
         self._held: dict[tuple[ast.AST, str], Optional[str]] = {}
+        self._aliasing: set[str] = set()  # the type aliases being read through
         self._mentions = Mentions(source)
 
     def calls_of(self, name: str, method: bool = False) -> list[ast.Call]:
@@ -517,9 +519,11 @@ class Evidence:
                 return None
         if isinstance(annotation, (ast.Name, ast.Attribute)):
             kind = self.kind_of_type(annotation)
+            if kind is None:  # ``Tensors = List[Tensor]``, ``M = TypeVar("M", bound=nn.Module)``: what it stands for
+                return self._through_alias(annotation, self.of_annotation)
             line = getattr(annotation, "lineno", 0)
             iterates = _FRAMEWORK_SEQUENCES.get(self.names.qualify(annotation) or "", "")
-            return Obj(kind, f"annotated `{text(annotation)}`", line, holds=self.holder_reason(annotation), iterates=iterates) if kind else None
+            return Obj(kind, f"annotated `{text(annotation)}`", line, holds=self.holder_reason(annotation), iterates=iterates)
         if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
             return self._either(annotation.left, annotation.right)
         if not isinstance(annotation, ast.Subscript):
@@ -535,6 +539,35 @@ class Evidence:
         if generic in ("Tuple", "tuple"):
             return Tup(tuple(self.of_annotation(part) for part in parts))
         return None
+
+    def _stands_for(self, name: ast.AST) -> list[ast.expr]:
+        """What a type alias or a type variable of this module names: ``Tensors = List[Tensor]`` (the
+        alias), ``M = TypeVar("M", bound=nn.Module)`` (its bound), ``Opt = TypeVar("Opt", Base, Optimizer)``
+        (each constraint: a value is one of them, so any that is a framework type makes one). A name bound
+        more than once, or to anything else, stands for nothing known."""
+        if not isinstance(name, ast.Name) or name.id in self._aliasing:
+            return []
+        bindings = self.scopes.bindings(self.scopes.module).names.get(name.id, [])
+        value = bindings[0].node if len(bindings) == 1 and bindings[0].how == "value" and not bindings[0].path else None
+        if isinstance(value, ast.Call) and self.names.qualify(value.func) in _TYPE_VARIABLES:
+            bound = next((keyword.value for keyword in value.keywords if keyword.arg == "bound"), None)
+            found = [bound] if bound is not None else value.args[1:]
+        elif isinstance(value, (ast.Subscript, ast.Attribute, ast.Name, ast.BinOp)):
+            found = [value]
+        else:
+            return []
+        return found
+
+    def _through_alias(self, name: ast.AST, read: Callable[[ast.expr], Value]) -> Value:
+        """``read`` of the first thing the alias ``name`` stands for that says anything."""
+        aliases = self._stands_for(name)
+        if not aliases:
+            return None
+        self._aliasing.add(name.id)  # type: ignore[attr-defined]  # ``A = B`` and ``B = A`` end here
+        try:
+            return next((found for alias in aliases if (found := read(alias)) is not None), None)
+        finally:
+            self._aliasing.discard(name.id)  # type: ignore[attr-defined]
 
     def _either(self, *alternatives: ast.AST) -> Value:
         """``X | None`` and ``Union[X, None]`` are X: ``None`` never pins anything."""
@@ -567,7 +600,9 @@ class Evidence:
                 return None
         if isinstance(annotation, (ast.Name, ast.Attribute)):
             kind = self.kind_of_type(annotation)
-            return Obj(kind, f"annotated `{text(annotation)}`", annotation.lineno) if kind else None
+            if kind is None:
+                return self._through_alias(annotation, self._annotated_instance)  # type: ignore[return-value]
+            return Obj(kind, f"annotated `{text(annotation)}`", annotation.lineno)
         if isinstance(annotation, ast.BinOp):
             return self._annotated_instance(annotation.left) or self._annotated_instance(annotation.right)
         if isinstance(annotation, ast.Subscript):

@@ -63,6 +63,11 @@ class Imported:
             kind = self.vocabulary.kind_of_type(self.context.index.resolve(base))
             if kind is not None:
                 return ImportedKind(kind, f"`{owner}` derives from `{base}`")
+        for alias in self.context.index.stands_for(absolute):  # ``Optimizer = TypeVar("Optimizer", Base, torch.optim.Optimizer)``
+            final = self.context.index.resolve(alias)
+            kind = self.vocabulary.kind_of_type(final) or (through.kind if final != absolute and (through := self.class_kind(final)) else None)
+            if kind is not None:
+                return ImportedKind(kind, f"`{absolute}` stands for `{alias}`")
         return None
 
     def holder(self, qualified: str, depth: int = 2) -> Optional[ImportedKind]:

@@ -265,6 +265,11 @@ class ProjectIndex:
         located = self.locate(qualified)
         return located is not None and located[1] in located[0].cache_wrappers
 
+    def stands_for(self, qualified: str) -> list[str]:
+        """The types a type variable or a class alias of the project may be (``summaries._type_alias``)."""
+        located = self.locate(qualified)
+        return located[0].type_aliases.get(located[1], []) if located is not None else []
+
     def returned_type(self, qualified: str) -> Optional[str]:
         located = self.locate(qualified)
         return located[0].returns.get(located[1]) if located is not None else None

@@ -48,6 +48,9 @@ class ModuleSummary:
     #: imports bound (``from .all import *`` brings the ``torch`` that ``all`` star-imported)
     exports_listed: bool = False
     stars: list[str] = field(default_factory=list)  # modules it star-imports
+    #: Names that stand for types: a type variable (its bound, or each constraint) or an alias of a class
+    #: (``Norm = nn.LayerNorm``): name -> the absolute names it may be
+    type_aliases: dict[str, list[str]] = field(default_factory=dict)
 
 
 def absolute(target: str, module: str, is_package: bool) -> str:
@@ -389,6 +392,26 @@ def _summarize_binding(summary: ModuleSummary, name: str, statement: ast.Assign 
     cache_call = value.func if isinstance(value, ast.Call) else value
     if isinstance(cache_call, (ast.Name, ast.Attribute)) and qualify(cache_call) in CACHE_FUNCTIONS:
         summary.cache_wrappers.append(name)  # ``my_cache = functools.lru_cache(maxsize=None)``
+    stands_for = _type_alias(value, qualify)
+    if stands_for:
+        summary.type_aliases[name] = stands_for
+
+
+_TYPE_VARIABLES = frozenset({"typing.TypeVar", "typing_extensions.TypeVar"})
+
+
+def _type_alias(value: ast.expr, qualify) -> list[str]:  # type: ignore[no-untyped-def]
+    """``TypeVar("M", bound=nn.Module)``: its bound; ``TypeVar("O", Base, torch.optim.Optimizer)``: each
+    constraint; ``nn.LayerNorm`` (a name bound to a class): the class. Absolute names; whoever asks decides
+    what each is."""
+    if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)) and qualify(value.func) in _TYPE_VARIABLES:
+        bound = next((keyword.value for keyword in value.keywords if keyword.arg == "bound"), None)
+        candidates = [bound] if bound is not None else value.args[1:]
+        return [q for candidate in candidates if isinstance(candidate, (ast.Name, ast.Attribute)) and (q := qualify(candidate))]
+    if isinstance(value, ast.Attribute) and value.attr[:1].isupper():
+        qualified = qualify(value)
+        return [qualified] if qualified else []
+    return []
 
 
 def wraps_a_cache(function: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> bool:  # type: ignore[no-untyped-def]
