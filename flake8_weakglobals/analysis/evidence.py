@@ -661,8 +661,20 @@ class Evidence:
                         break
                 if found is not None:
                     break
+            found = found or self._held_by_an_imported_base(info, lineage)
         self._held[key] = found
         return found
+
+    def _held_by_an_imported_base(self, info: ClassInfo, lineage: list[ClassInfo]) -> Optional[str]:
+        """A base from another project module whose ``__init__`` stores a framework object (nanotron's
+        ``OptimizerFromGradientAccumulator(InheritFromOtherOptimizer)``, whose base keeps the optimizer)."""
+        for cls in lineage:
+            for base in cls.node.bases:
+                qualified = self.names.qualify(base) if self._local_class(base) is None else None
+                holder = self.survey.imported.holder(qualified) if qualified else None
+                if holder is not None:
+                    return f"`{info.name}` derives from `{text(base)}`: {holder.why}"
+        return None
 
     def is_record(self, info: ClassInfo) -> bool:
         """A ``@dataclass`` or a ``NamedTuple``: its class-body annotations are the fields its constructor
