@@ -37,7 +37,7 @@ from flake8_weakglobals.syntax.scopes import FunctionNode, Scopes, every_stateme
 
 from .references import References, chain_top, imported_names, references, references_to
 from .project_texts import MAX_FILES, importers_scope, mentioning, parsed, shown_path, spells, texts_under, whole_word
-from .routes_by_name import NAMESPACE_READS, named_in_strings, reached_by_name
+from .routes_by_name import NAMESPACE_READS, named_in_strings, namespace_kept_by_a_runner, reached_by_name
 from .replaced_tensors import REPLACEMENT_SPELLINGS, replacement_sites
 
 #: Methods of ``WeakIdMap`` / ``WeakIdSet`` that behave as the dict's and set's do, and of the weak caches
@@ -74,8 +74,11 @@ def _outside_reason(
         replaced = _replaced(path, context, kind)
         if replaced is not None:
             return replaced, ()
-    if context is None:
-        return None, ()  # a script outside any package: nothing can import it by name
+    # A script or top-level module may be run by its path, its namespace handed to the runner (a package's
+    # modules are found so by ``reached_by_name``, among the project's files).
+    run = namespace_kept_by_a_runner(path) if context is None or "." not in context.name else None
+    if run is not None or context is None:  # outside any package, nothing else can import it by name
+        return run, ()
     scope = importers_scope(context)
     files = texts_under(scope)
     if files is None:

@@ -21,21 +21,24 @@ from flake8_weakglobals.syntax.scopes import Scopes
 
 from .project_texts import MAX_FILES, mentioning, parsed, shown_path, spells
 from .references import imported_names
+from .vendor import loaders_by_path
 
 NAMESPACE_READS = frozenset({"builtins.vars", "inspect.getmembers", "inspect.getmembers_static"})
 
 #: Identifiers a module must spell to reach a module or an object's attributes by a name it computes.
 _BY_NAME_WORDS = frozenset(
     "getattr vars dir __dict__ getmembers getmembers_static import_module __import__ iter_modules "
-    "walk_packages get_objects __subclasses__ __mro__ __bases__ getmro modules __globals__ globals attrgetter".split()
+    "walk_packages get_objects __subclasses__ __mro__ __bases__ getmro modules __globals__ globals attrgetter run_path run_module".split()
 )
 #: The target of a read of whatever module a function comes from (``fn.__globals__``).
 _ANY_MODULE = "<any module>"
+#: What runs a file (by its path or a module's name) and returns its globals: any module's, read whole.
+_RUNS_A_FILE = frozenset({"runpy.run_path", "runpy.run_module"})
 #: The target of a read of an object's class (``vars(type(self))``): whichever it is, a class, no module.
 _A_CLASS = "<a class>"
 #: The identifiers of ``_BY_NAME_WORDS`` that find objects by no name (``_finds_by_name``): a module that
 #: spells none of them reads by name only what it names itself.
-_FINDING_WORDS = frozenset("import_module __import__ get_objects __subclasses__ __mro__ __bases__ getmro modules getmembers getmembers_static __globals__".split())
+_FINDING_WORDS = frozenset("import_module __import__ get_objects __subclasses__ __mro__ __bases__ getmro modules getmembers getmembers_static __globals__ run_path run_module".split())
 _MODULES_BY_NAME = frozenset({"importlib.import_module", "builtins.__import__", "gc.get_objects", "inspect.getmro", "inspect.getmodule"})
 #: What a class reaches that no name shows: its bases, any class at all (``type(obj).__mro__``).
 _CLASSES_REACHED = frozenset({"__mro__", "__bases__"})
@@ -260,7 +263,7 @@ def _by_name(path: Path, text: str) -> _ByName:
             return value.args[0].value
         return ""
 
-    lines = module.mentions.words(_BY_NAME_WORDS | names.spellings((*_MODULES_BY_NAME, *_ATTRIBUTES_BY_NAME, "operator.attrgetter")))
+    lines = module.mentions.words(_BY_NAME_WORDS | names.spellings((*_MODULES_BY_NAME, *_ATTRIBUTES_BY_NAME, *_RUNS_A_FILE, "operator.attrgetter")))
     for node in scopes.index_parts(tree, functools.partial(Mentions.within, lines)):
         if isinstance(node, (ast.Call, ast.Attribute)) and _finds_by_name(node, names, scopes):
             found.append((node.lineno, f"finds objects by name with `{ast.unparse(node)[:50]}`", _bound_to(node, scopes), _finds_only_classes(node, names)))
@@ -279,6 +282,13 @@ def _by_name(path: Path, text: str) -> _ByName:
             receiver = applied.args[0] if isinstance(applied, ast.Call) and applied.func is node and applied.args else None
             how = f"reads attributes by a computed dotted path with `{ast.unparse(applied if receiver is not None else node)[:50]}`"
             attributes.append((target(receiver) if receiver is not None else "", node.lineno, how, (), _held_in(receiver, names, scopes) if receiver is not None else "", False))
+        if isinstance(node, ast.Call) and names.qualify(node.func) in _RUNS_A_FILE and not isinstance(scopes.parent(node), ast.Expr):
+            # ``ns = runpy.run_path(path)``: the globals of whatever file it ran, handed back as a dict
+            how = f"runs a file with `{ast.unparse(node)[:50]}` and reads the namespace it returns"
+            keys = _keys_read(node, scopes)
+            if keys is None:
+                attributes.append((_ANY_MODULE, node.lineno, how + " whole", (), "", True))
+            blind.extend((key, node.lineno, f"{how} for `{key}`") for key in keys or ())
         if isinstance(node, ast.Call) and names.qualify(node.func) == "builtins.globals" and not node.args:
             entry = scopes.parent(node)  # the module's own namespace, with every name a star import bound
             if isinstance(entry, ast.Subscript) and entry.value is node:
@@ -320,6 +330,31 @@ def _by_name(path: Path, text: str) -> _ByName:
 
 
 _SWEEPS = frozenset({"builtins.dir", "builtins.vars", "inspect.getmembers", "inspect.getmembers_static"})
+
+
+def _keys_read(namespace: ast.Call, scopes: Scopes) -> Optional[list[str]]:
+    """The names read from the dict ``namespace`` returns, where each read names one by a constant
+    (``ns["export"]``, ``ns.get("main")``, ``run_path(p)["main"]``, with ``ns`` bound once in its function);
+    None where it may be read whole or handed on."""
+    parent = scopes.parent(namespace)
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        name = parent.targets[0].id
+        function = next((scope for scope in scopes.chain(parent) if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module))), None)
+        reads = [node for node in ast.walk(function) if isinstance(node, ast.Name) and node.id == name and node is not parent.targets[0]] if function else []
+    else:
+        reads = [namespace]
+    keys = []
+    for read in reads:
+        user = scopes.parent(read)
+        if isinstance(user, ast.Subscript) and user.value is read and isinstance(user.slice, ast.Constant) and isinstance(user.slice.value, str):
+            keys.append(user.slice.value)
+            continue
+        call = scopes.parent(user) if isinstance(user, ast.Attribute) and user.attr == "get" else None
+        if isinstance(call, ast.Call) and call.func is user and call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
+            keys.append(call.args[0].value)
+            continue
+        return None
+    return keys
 
 
 def _getattr_handed_on(node: ast.expr, scopes: Scopes, names: Names) -> Optional[tuple[Optional[ast.expr], Optional[ast.expr]]]:
@@ -469,3 +504,21 @@ def _one_module(parent: Optional[ast.AST], node: ast.Attribute) -> bool:
         return False
     key = parent.slice
     return isinstance(key, ast.Constant) or (isinstance(key, ast.Name) and key.id == "__name__")
+
+
+def namespace_kept_by_a_runner(path: Path) -> Optional[str]:
+    """Where a file of the project runs the script at ``path`` with ``runpy`` and keeps the globals it
+    returns (``ns = runpy.run_path(path)``; ``sorted(ns)``): the script is imported by no name, yet its whole
+    namespace is read, where the fix's names (and the container's type) are seen."""
+    for caller, text, scope in loaders_by_path(path):
+        tree = parsed(text)
+        names = imported_names(tree) if tree is not None else None
+        for node in ast.walk(tree) if tree is not None and names is not None else ():
+            if isinstance(node, ast.Call) and names.qualify(node.func) in _RUNS_A_FILE:  # type: ignore[union-attr]
+                kept = not any(isinstance(statement, ast.Expr) and statement.value is node for statement in ast.walk(tree))
+                if kept:
+                    return (
+                        f"`{shown_path(Path(caller))}` line {node.lineno} runs it with `{ast.unparse(node)[:50]}` and keeps "
+                        "the namespace it returns, which it may read whole"
+                    )
+    return None

@@ -61,7 +61,7 @@ from importlib.machinery import (
     SourcelessFileLoader,
 )
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable, Iterator, Optional
 
 import flake8_weakglobals
 
@@ -117,6 +117,10 @@ def runtime_location(path: Path, mode: str) -> RuntimeLocation:
         problem = _run_by_path_from_elsewhere(seen(path)) or (None if packages else _not_shipped(seen(path), root))
         if problem is not None:
             raise Unresolvable(f"the runtime import `{VENDORED_MODULE}` would not resolve: {problem}")
+    else:  # a package's module, which another file may still load by its path, as a module of no package
+        problem = _run_by_path_from_elsewhere(seen(path), packages[0], root)
+        if problem is not None:
+            raise Unresolvable(f"the runtime import `{location.module}` would change how it loads: {problem}")
     return location
 
 
@@ -135,7 +139,7 @@ _SKIPPED_DIRECTORIES = {
 
 @functools.lru_cache(maxsize=None)
 def _run_path_callers(project: str, recursive: bool) -> tuple[tuple[str, str], ...]:
-    """(path, text) of the project's Python files that call ``runpy.run_path`` (only those directly in
+    """(path, text) of the project's Python files that load files by path (``_LOADS_BY_PATH``; only those directly in
     ``project`` when it is no marked project, but a directory that may hold anything)."""
     callers = []
     for directory, subdirectories, files in os.walk(project):
@@ -150,23 +154,49 @@ def _run_path_callers(project: str, recursive: bool) -> tuple[tuple[str, str], .
                     text = file.read()
             except OSError:
                 continue
-            if re.search(r"\brun_path\s*\(", text):
+            if _LOADS_BY_PATH.search(text):
                 callers.append((path, text))
     return tuple(callers)
 
 
-def _run_by_path_from_elsewhere(path: Path) -> Optional[str]:
-    """Why a file the project runs with ``runpy.run_path`` could not import its copy by its bare name:
-    ``run_path`` puts nothing on ``sys.path`` (the file's directory is not there as it is for ``python
-    file.py``). A caller is a file of the project that calls ``run_path`` and names the file or its
-    directory (``EXAMPLES = ROOT / "examples"``; ``for script in EXAMPLES.glob("*.py")``)."""
+#: What runs or imports a file by its path, outside the import system's search: as a module of no package.
+_PATH_LOADERS = {
+    "run_path": "runpy.run_path", "spec_from_file_location": "importlib.util.spec_from_file_location",
+    "SourceFileLoader": "importlib.machinery.SourceFileLoader",
+}
+_LOADS_BY_PATH = re.compile(rf"\b({'|'.join(_PATH_LOADERS)})\s*\(")
+
+
+def loaders_by_path(path: Path, root: Optional[Path] = None) -> Iterator[tuple[str, str, Path]]:
+    """``(caller, its text, the directory it is shown from)`` for each file of the project that loads files by
+    their path (``_LOADS_BY_PATH``) and names the file at ``path`` or its directory (``EXAMPLES = ROOT /
+    "examples"``; ``for script in EXAMPLES.glob("*.py")``): under the project; where no project file marks
+    one, under the import ``root`` (or the file's directory) and directly in the directory above it, where a
+    runner of a directory of scripts sits."""
     project = _project_root(path.parent)
+    base = root or path.parent
+    scopes = [(project, True)] if project else [(base, base != path.parent), (base.parent, False)]
     names = re.compile(rf"\b(?:{re.escape(path.name)}|{re.escape(path.parent.name)})\b")
-    for caller, text in _run_path_callers(str(project or path.parent), project is not None):
-        if caller != str(path) and names.search(text):
-            shown = os.path.relpath(caller, project or path.parent)
-            return (f"{shown} runs it with runpy.run_path, which puts nothing on sys.path (not even {path.parent.name}/); "
-                    "use --runtime import")
+    for scope, recursive in scopes:
+        for caller, text in _run_path_callers(str(scope), recursive):
+            if caller != str(path) and names.search(text):
+                yield caller, text, scope
+
+
+def _run_by_path_from_elsewhere(path: Path, package: str = "", root: Optional[Path] = None) -> Optional[str]:
+    """Why a file the project runs or loads by its path (``runpy.run_path``,
+    ``importlib.util.spec_from_file_location``, ``SourceFileLoader``) could not import its copy: loaded so,
+    it is a module of no package. Imported by its bare name, the copy is not found (nothing is put on
+    ``sys.path``, not even the file's directory, as ``python file.py`` would); imported through its
+    ``package``, the import runs that package's ``__init__``, which the load by path never did (or fails).
+    The callers are ``loaders_by_path``'s."""
+    for caller, text, scope in loaders_by_path(path, root):
+        shown = os.path.relpath(caller, scope)
+        how = _PATH_LOADERS[_LOADS_BY_PATH.search(text).group(1)]  # type: ignore[union-attr]
+        if package:
+            return (f"{shown} loads it by its path with {how}, as a module of no package, and the import would run "
+                    f"`{package}/__init__.py`, which that load never did; use --runtime inline")
+        return f"{shown} runs it with {how}, which puts nothing on sys.path (not even {path.parent.name}/); use --runtime import"
     return None
 
 

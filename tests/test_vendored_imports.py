@@ -239,6 +239,26 @@ def test_a_script_the_project_runs_with_run_path_is_refused_with_the_reason(tmp_
     assert python(run, tmp_path).stdout == "1 1 builtins\n"
 
 
+def test_a_package_module_another_file_loads_by_its_path_is_refused_with_the_reason(tmp_path: Path) -> None:
+    """``spec_from_file_location("_standalone", "toolkit/tracer.py")`` runs the module as one of no package;
+    an import of ``toolkit._weakglobals_runtime`` from it would run ``toolkit/__init__.py``, which that load
+    never did (set 10d: the package's ``__init__`` loaded a second copy of the module and its hook)."""
+    loader = (
+        "import importlib.util\n\n"
+        "spec = importlib.util.spec_from_file_location('_standalone', 'toolkit/tracer.py')\n"
+        "module = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(module)\n"
+    )
+    build(tmp_path, {"pyproject.toml": PROJECT, "toolkit/__init__.py": "", "toolkit/tracer.py": MODULE, "load.py": loader})
+    done = fix(["toolkit"], tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == (
+        "toolkit/tracer.py:8: left unchanged: the runtime import `toolkit._weakglobals_runtime` would change how it loads: "
+        "load.py loads it by its path with importlib.util.spec_from_file_location, as a module of no package, and the "
+        "import would run `toolkit/__init__.py`, which that load never did; use --runtime inline\n"
+    )
+    assert (tmp_path / "toolkit/tracer.py").read_text() == MODULE and not list(tmp_path.rglob("_weakglobals_runtime.py"))
+
+
 def test_a_py_modules_distribution_ships_the_copy_or_the_fix_is_refused(tmp_path: Path) -> None:
     """setuptools installs only the modules ``py-modules`` names: a copy beside ``single.py`` that is not one
     of them would be left behind, and the installed ``import single`` would fail. Refused with the reason;
