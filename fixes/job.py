@@ -27,6 +27,8 @@ from flake8_weakglobals.source import parse_once
 from .inline import BlockEdit, InlineError
 from .lines import lines_of
 from .outside import refuse_used_elsewhere
+from .own_source import reads_its_own_source
+from .references import imported_names
 from .placement import existing_runtime_import, place
 from .vendor import Unresolvable
 
@@ -88,6 +90,10 @@ def _process(path: Path, settings: Settings) -> FileResult:
         left = tuple(sorted((*left, *map(_unsafe_left, unsafe)), key=lambda finding: (finding.line, finding.col)))
     else:
         fixable = [_unsafe_asked(finding) if finding.code in UNSAFE_FIX_CODES else finding for finding in fixable]
+    own_source = reads_its_own_source(checked.tree, checked.source.text, imported_names(checked.tree)) if fixable else None
+    if own_source is not None:
+        left = tuple(sorted((*left, *(_left_because(finding, own_source) for finding in fixable)), key=lambda finding: (finding.line, finding.col)))
+        fixable = []
     if fixable:
         fixable, used_elsewhere = refuse_used_elsewhere(path, fixable, settings.vocabulary)
         left = tuple(sorted((*left, *used_elsewhere), key=lambda finding: (finding.line, finding.col)))
@@ -121,6 +127,11 @@ def _process(path: Path, settings: Settings) -> FileResult:
         runtime_names=frozenset(inline.holds if inline else names),
         inline_lines=inline.added if inline else 0,
     )
+
+
+def _left_because(finding: Finding, reason: str) -> Finding:
+    """The finding as one the codemod leaves as it is, for ``reason``."""
+    return dataclasses.replace(finding, fix_reason=reason, edits=(), runtime_names=frozenset(), proof=())
 
 
 def _unsafe_asked(finding: Finding) -> Finding:

@@ -1,0 +1,1 @@
+"""Toy fused kernels."""
