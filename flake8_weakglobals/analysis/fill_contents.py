@@ -53,28 +53,42 @@ def object_in_tuple(value: Value) -> Optional[Obj]:
     return None
 
 
-def plain_data(expr: Optional[ast.expr], names: Names) -> bool:
+def plain_data(expr: Optional[ast.expr], names: Names, container: str = "") -> bool:
     """A value that can hold no object of anyone's: a number, a string, a size or a dtype (``t.numel()``,
-    ``len(x)``, ``f"{n}"``, ``tuple(t.shape)``, a tuple of such). An id()-keyed map of them keeps nothing alive."""
+    ``len(x)``, ``f"{n}"``, ``tuple(t.shape)``, a tuple of such). An id()-keyed map of them keeps nothing alive.
+    Given the ``container``'s name, what it already holds counts as plain too where every fill is plain (the
+    counter idiom: ``X[k] = X.get(k, 0) + 1``, by induction from the default)."""
     if isinstance(expr, ast.Constant):
         return expr.value is not Ellipsis
     if isinstance(expr, ast.JoinedStr):
         return True
     if isinstance(expr, ast.Tuple):
-        return all(plain_data(element, names) for element in expr.elts)
+        return all(plain_data(element, names, container) for element in expr.elts)
     if isinstance(expr, ast.BinOp):
-        return plain_data(expr.left, names) and plain_data(expr.right, names)
+        return plain_data(expr.left, names, container) and plain_data(expr.right, names, container)
     if isinstance(expr, ast.UnaryOp):
-        return plain_data(expr.operand, names)
+        return plain_data(expr.operand, names, container)
     if isinstance(expr, (ast.Compare, ast.BoolOp)):
-        return isinstance(expr, ast.Compare) or all(plain_data(value, names) for value in expr.values)
+        return isinstance(expr, ast.Compare) or all(plain_data(value, names, container) for value in expr.values)
     if isinstance(expr, ast.Attribute):
         return expr.attr in _PLAIN_ATTRIBUTES
+    if container and isinstance(expr, ast.Subscript) and _names(expr.value, container):
+        return True  # ``X[k] += 1`` reads what the plain fills put there
     if isinstance(expr, ast.Call):
         if isinstance(expr.func, ast.Attribute) and expr.func.attr in _PLAIN_METHODS:
             return True
+        if (
+            container and isinstance(expr.func, ast.Attribute) and expr.func.attr == "get" and _names(expr.func.value, container)
+            and len(expr.args) == 2 and plain_data(expr.args[1], names)
+        ):
+            return True  # ``X.get(k, 0)``: what a plain fill put there, or the plain default
         qualified = names.qualify(expr.func)
         if qualified == "builtins.tuple" and len(expr.args) == 1:
             return plain_data(expr.args[0], names)
         return qualified in _PLAIN_BUILTINS
     return False
+
+
+def _names(expr: ast.expr, container: str) -> bool:
+    """``X``, ``cls.X``, ``self.X``: a reference to the container by its own name."""
+    return (isinstance(expr, ast.Name) and expr.id == container) or (isinstance(expr, ast.Attribute) and expr.attr == container)

@@ -7,7 +7,7 @@ from typing import Optional
 from ..analysis.evidence import Evidence, Obj, text
 from ..analysis.fill_contents import object_in_tuple
 from ..analysis.memo_decorators import MemoDecorator
-from ..analysis.survey import CachedFunction, KeptArgument, Survey
+from ..analysis.survey import CachedFunction, ClassInfo, KeptArgument, Survey
 from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters, module_level
 from . import cache_fix, codes
 from .findings import Evidence as Proof, Finding
@@ -73,6 +73,8 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
     (annotated, or passed them by its callers in this module); the fix is ``cache_fix.py``'s decision."""
     function, owner = cached.function, cached.owner
     bound = owner is not None and function not in survey.unbound_methods
+    if owner is not None and _cleared_on_every_mode_switch(function.name, owner, survey):
+        return None
     found: Optional[Obj] = None
     if bound and owner is not None and owner.kind:
         found = Obj(owner.kind, f"`self` is a `{owner.name}`, a subclass of `{owner.framework_base}`", function.lineno)
@@ -114,6 +116,26 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
         edits=fix.edits,
         runtime_names=fix.runtime_names,
     )
+
+
+#: ``nn.Module`` methods every switch between training and inference goes through (``eval()`` calls
+#: ``train(False)``).
+_MODE_SWITCHES = ("train", "eval")
+
+
+def _cleared_on_every_mode_switch(name: str, owner: ClassInfo, survey: Survey) -> bool:
+    """A lifetime the class manages: its ``train()`` (or ``eval()``) clears the cache (``self.mask.cache_clear()``),
+    so what a run of predictions cached is let go at the next switch of mode, which every use goes through."""
+    for cls in survey.lineage(owner):
+        for switch in _MODE_SWITCHES:
+            method = cls.methods.get(switch)
+            for node in ast.walk(method) if method is not None else ():
+                if (
+                    isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "cache_clear"
+                    and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == name
+                ):
+                    return True
+    return False
 
 
 def _returns_framework_objects(function: ast.FunctionDef | ast.AsyncFunctionDef, owner: str, evidence: Evidence) -> Optional[Obj]:

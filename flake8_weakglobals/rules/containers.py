@@ -360,7 +360,7 @@ class ContainerJudge:
             return "WG007", workspace
         # keyed by addresses, holding only numbers and strings: nothing is kept alive (a stale hit is no pin)
         by_id = [(h.fill.line, h.object) for h in held if h.fill.id_key and h.object and not h.object.module_held]
-        if by_id and all(plain_data(h.fill.member.value, self.survey.names) for h in held if h.fill.id_key):
+        if by_id and all(plain_data(h.fill.member.value, self.survey.names, uses.slot.name) for h in held if h.fill.id_key):
             by_id = []
         emptied = [line for line in uses.removals if line not in uses.bounding_clears]
         never_emptied = not emptied and all(d.top_level for d in uses.definitions if d.constructor)
