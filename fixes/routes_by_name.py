@@ -28,18 +28,32 @@ NAMESPACE_READS = frozenset({"builtins.vars", "inspect.getmembers", "inspect.get
 #: Identifiers a module must spell to reach a module or an object's attributes by a name it computes.
 _BY_NAME_WORDS = frozenset(
     "getattr vars dir __dict__ getmembers getmembers_static import_module __import__ iter_modules "
-    "walk_packages get_objects __subclasses__ __mro__ __bases__ getmro modules __globals__ globals attrgetter run_path run_module".split()
+    "walk_packages get_objects __subclasses__ __mro__ __bases__ getmro modules __globals__ globals attrgetter run_path run_module "
+    "eval exec resolve_name locate f_globals get_referents".split()
 )
 #: The target of a read of whatever module a function comes from (``fn.__globals__``).
 _ANY_MODULE = "<any module>"
 #: What runs a file (by its path or a module's name) and returns its globals: any module's, read whole.
 _RUNS_A_FILE = frozenset({"runpy.run_path", "runpy.run_module"})
+#: The target of an evaluation of a computed name: any module's global, any class's or instance's attribute.
+_ANY_NAME = "<any name>"
 #: The target of a read of an object's class (``vars(type(self))``): whichever it is, a class, no module.
 _A_CLASS = "<a class>"
 #: The identifiers of ``_BY_NAME_WORDS`` that find objects by no name (``_finds_by_name``): a module that
 #: spells none of them reads by name only what it names itself.
-_FINDING_WORDS = frozenset("import_module __import__ get_objects __subclasses__ __mro__ __bases__ getmro modules getmembers getmembers_static __globals__ run_path run_module".split())
+_FINDING_WORDS = frozenset(
+    "import_module __import__ get_objects __subclasses__ __mro__ __bases__ getmro modules getmembers getmembers_static __globals__ "
+    "run_path run_module eval exec resolve_name locate f_globals get_referents".split()
+)
 _MODULES_BY_NAME = frozenset({"importlib.import_module", "builtins.__import__", "gc.get_objects", "inspect.getmro", "inspect.getmodule"})
+#: What evaluates a name it is given, to any object (``eval("sys.modules[m]." + n)``, ``pkgutil.resolve_name(
+#: "pkg.mod:" + name)``): given a computed string, it finds objects by name and reads them by name at once.
+_EVALUATES_NAMES = frozenset({"builtins.eval", "builtins.exec", "pkgutil.resolve_name", "pydoc.locate"})
+_RESOLVES_NAMES = frozenset({"pkgutil.resolve_name", "pydoc.locate"})
+#: What hands back namespaces whole by no name: a frame's globals (the caller's module), the collector's
+#: referents of a module (its ``__dict__``).
+_NAMESPACES_BY_NO_NAME = frozenset({"f_globals"})
+_REFERENTS = frozenset({"gc.get_referents", "gc.get_referrers"})
 #: What a class reaches that no name shows: its bases, any class at all (``type(obj).__mro__``).
 _CLASSES_REACHED = frozenset({"__mro__", "__bases__"})
 #: Reads by name (``setattr`` only rebinds: a reset that binds a new container leaves the fix's behind, as it
@@ -89,7 +103,11 @@ def reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, conte
         if blind is not None:
             return f"`{shown_path(other)}` line {blind[0]} {blind[1]}"
         reads = [(target, line, how, variable, sweep) for target, line, how, filters, variable, sweep in found.attributes if _passes(attribute, filters)]
-        named = next(((line, how) for target, line, how, _, _ in reads if target in holders or (target == _ANY_MODULE and finding.scope == "module")), None)
+        named = next(
+            ((line, how) for target, line, how, _, _ in reads
+             if target in holders or target == _ANY_NAME or (target == _ANY_MODULE and finding.scope == "module")),
+            None,
+        )
         if named is not None:
             return f"`{shown_path(other)}` line {named[0]} {named[1]}, which may find it where the fix cannot see"
         for line, how, bound, classes_only in found.found:
@@ -263,7 +281,7 @@ def _by_name(path: Path, text: str) -> _ByName:
             return value.args[0].value
         return ""
 
-    lines = module.mentions.words(_BY_NAME_WORDS | names.spellings((*_MODULES_BY_NAME, *_ATTRIBUTES_BY_NAME, *_RUNS_A_FILE, "operator.attrgetter")))
+    lines = module.mentions.words(_BY_NAME_WORDS | names.spellings((*_MODULES_BY_NAME, *_ATTRIBUTES_BY_NAME, *_RUNS_A_FILE, *_EVALUATES_NAMES, *_REFERENTS, "operator.attrgetter")))
     for node in scopes.index_parts(tree, functools.partial(Mentions.within, lines)):
         if isinstance(node, (ast.Call, ast.Attribute)) and _finds_by_name(node, names, scopes):
             found.append((node.lineno, f"finds objects by name with `{ast.unparse(node)[:50]}`", _bound_to(node, scopes), _finds_only_classes(node, names)))
@@ -289,6 +307,22 @@ def _by_name(path: Path, text: str) -> _ByName:
             if keys is None:
                 attributes.append((_ANY_MODULE, node.lineno, how + " whole", (), "", True))
             blind.extend((key, node.lineno, f"{how} for `{key}`") for key in keys or ())
+        evaluator = names.qualify(node.func) if isinstance(node, ast.Call) else None
+        if (
+            evaluator in _EVALUATES_NAMES and node.args  # type: ignore[union-attr]
+            and not isinstance(node.args[0], ast.Constant) and not _evaluated_roots(node.args[0], scopes) <= _OWN_OBJECTS  # type: ignore[union-attr]
+            and not _sandboxed(node)  # type: ignore[arg-type]
+        ):
+            how = f"evaluates a name it is given with `{ast.unparse(node)[:50]}`"
+            if evaluator in _RESOLVES_NAMES:
+                # a name handed in from anywhere (``register("freezer", __name__, "UNFROZEN" + "_AT")`` in the
+                # container's own module): whatever this module spells, it may reach any global or attribute
+                attributes.append((_ANY_NAME, node.lineno, how, (), "", True))
+            else:  # code built here: it names what it reaches with what this module spells
+                found.append((node.lineno, how, frozenset({"<direct>"}), False))
+                attributes.append(("", node.lineno, how, (), "<direct>", False))
+        if isinstance(node, ast.Call) and names.qualify(node.func) in _REFERENTS:
+            attributes.append((_ANY_MODULE, node.lineno, f"reads what the collector finds whole with `{ast.unparse(node)[:50]}`", (), "", True))
         if isinstance(node, ast.Call) and names.qualify(node.func) == "builtins.globals" and not node.args:
             entry = scopes.parent(node)  # the module's own namespace, with every name a star import bound
             if isinstance(entry, ast.Subscript) and entry.value is node:
@@ -314,6 +348,12 @@ def _by_name(path: Path, text: str) -> _ByName:
                     how = f"reads attributes by name with `{ast.unparse(node)[:50]}`"
                     sweep = callee != "builtins.getattr" or _swept_name(node.args[1], scopes, names)
                     attributes.append((target(receiver), node.lineno, how, filters, _held_in(receiver, names, scopes), sweep))
+        elif isinstance(node, ast.Attribute) and node.attr in _NAMESPACES_BY_NO_NAME:  # ``sys._getframe(1).f_globals``
+            key = _one_key(node, scopes)
+            if key is None:
+                attributes.append((_ANY_MODULE, node.lineno, f"reads a frame's module namespace whole as `{ast.unparse(node)[:50]}`", (), "", True))
+            else:  # ``frame.f_globals.get("__name__")``: one name, by a constant
+                blind.append((key, node.lineno, f"reads `{key}` from a frame's module namespace with `{ast.unparse(scopes.parent(node))[:50]}`"))
         elif isinstance(node, ast.Attribute) and node.attr == "__globals__":  # any function's module, by no name
             attributes.append((_ANY_MODULE, node.lineno, f"reads a function's module namespace whole as `{ast.unparse(node)[:50]}`", (), "", True))
         elif isinstance(node, ast.Attribute) and node.attr == "__dict__" and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
@@ -330,6 +370,57 @@ def _by_name(path: Path, text: str) -> _ByName:
 
 
 _SWEEPS = frozenset({"builtins.dir", "builtins.vars", "inspect.getmembers", "inspect.getmembers_static"})
+
+
+#: Where an evaluated name that starts with them leads: an attribute of the object at hand, no global.
+_OWN_OBJECTS = frozenset({"self", "cls", "super"})
+
+
+def _sandboxed(call: ast.Call) -> bool:
+    """``eval(expr, {"__builtins__": {}}, namespace)``: globals given as a literal of constants without
+    builtins, so the code can import nothing and reach no module; what it sees is in the locals it is handed
+    (where a reference to the container would show)."""
+    given = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "globals"), None)
+    if not isinstance(given, ast.Dict):
+        return False
+    entries = dict(zip((k.value if isinstance(k, ast.Constant) else None for k in given.keys), given.values))
+    builtins = entries.get("__builtins__")
+    no_builtins = (isinstance(builtins, ast.Dict) and not builtins.keys) or (isinstance(builtins, ast.Constant) and builtins.value is None)
+    return no_builtins and None not in entries and all(isinstance(value, (ast.Constant, ast.Dict)) for value in given.values)
+
+
+def _evaluated_roots(expr: ast.expr, scopes: Scopes) -> set[str]:
+    """The first names of the strings ``expr`` may be (``_evaluated_root``), through a local it is bound to
+    (``func = "self.ccl_comm_op." + name``, or ``"super(B, self)." + name`` in the other branch)."""
+    resolved = scopes.resolve(expr.id, expr) if isinstance(expr, ast.Name) else None
+    if resolved is not None and resolved[0] is not scopes.module and all(b.how == "value" and not b.path for b in resolved[1]):
+        return {_evaluated_root(binding.node) for binding in resolved[1]}
+    return {_evaluated_root(expr)}
+
+
+def _evaluated_root(expr: ast.expr) -> str:
+    """The first name of a string built from a constant start (``"self.ccl_comm_op." + name``,
+    ``f"super(B, self).{name}"``): ``self``; "" where the start is computed."""
+    while isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        expr = expr.left
+    start = expr.values[0] if isinstance(expr, ast.JoinedStr) and expr.values else expr
+    if not (isinstance(start, ast.Constant) and isinstance(start.value, str)):
+        return ""
+    root = re.match(r"\s*([A-Za-z_]\w*)\s*[.(]", start.value)
+    return root.group(1) if root else ""
+
+
+def _one_key(namespace: ast.expr, scopes: Scopes) -> Optional[str]:
+    """The one name a namespace dict is read for in place (``ns["X"]``, ``ns.get("X")``, ``"X" in ns``), or None."""
+    user = scopes.parent(namespace)
+    if isinstance(user, ast.Subscript) and user.value is namespace and isinstance(user.slice, ast.Constant):
+        return str(user.slice.value)
+    call = scopes.parent(user) if isinstance(user, ast.Attribute) and user.attr in ("get", "__contains__") else None
+    if isinstance(call, ast.Call) and call.func is user and call.args and isinstance(call.args[0], ast.Constant):
+        return str(call.args[0].value)
+    if isinstance(user, ast.Compare) and user.comparators[-1:] == [namespace] and isinstance(user.left, ast.Constant):
+        return str(user.left.value) if all(isinstance(op, (ast.In, ast.NotIn)) for op in user.ops) else None
+    return None
 
 
 def _keys_read(namespace: ast.Call, scopes: Scopes) -> Optional[list[str]]:
@@ -507,18 +598,54 @@ def _one_module(parent: Optional[ast.AST], node: ast.Attribute) -> bool:
 
 
 def namespace_kept_by_a_runner(path: Path) -> Optional[str]:
-    """Where a file of the project runs the script at ``path`` with ``runpy`` and keeps the globals it
-    returns (``ns = runpy.run_path(path)``; ``sorted(ns)``): the script is imported by no name, yet its whole
-    namespace is read, where the fix's names (and the container's type) are seen."""
-    for caller, text, scope in loaders_by_path(path):
+    """Where a file of the project runs the script at ``path`` and reads the globals it leaves whole: those
+    ``runpy`` returns (``ns = runpy.run_path(path)``; ``sorted(ns)``), or the namespace ``exec`` ran its text
+    in (``exec(compile(source, path, "exec"), ns)``; ``ns.values()``). The script is imported by no name,
+    yet its whole namespace is read, where the fix's names (and the container's type) are seen."""
+    for caller, text, _ in loaders_by_path(path):
         tree = parsed(text)
-        names = imported_names(tree) if tree is not None else None
-        for node in ast.walk(tree) if tree is not None and names is not None else ():
-            if isinstance(node, ast.Call) and names.qualify(node.func) in _RUNS_A_FILE:  # type: ignore[union-attr]
-                kept = not any(isinstance(statement, ast.Expr) and statement.value is node for statement in ast.walk(tree))
-                if kept:
-                    return (
-                        f"`{shown_path(Path(caller))}` line {node.lineno} runs it with `{ast.unparse(node)[:50]}` and keeps "
-                        "the namespace it returns, which it may read whole"
-                    )
+        if tree is None:
+            continue
+        names = imported_names(tree)
+        parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            callee = names.qualify(node.func)
+            if callee in _RUNS_A_FILE:
+                namespace: Optional[ast.expr] = node if not isinstance(parents.get(node), ast.Expr) else None
+            elif callee == "builtins.exec" and len(node.args) > 1:
+                namespace = node.args[1]
+            else:
+                continue
+            if namespace is not None and _read_whole(namespace, parents):
+                return (
+                    f"`{shown_path(Path(caller))}` line {node.lineno} runs it with `{ast.unparse(node)[:50]}` and reads "
+                    "the namespace it runs in, which it may read whole"
+                )
     return None
+
+
+def _read_whole(namespace: ast.expr, parents: dict[ast.AST, ast.AST]) -> bool:
+    """Whether the namespace dict is read other than by constant keys, through the local it is bound to (or
+    is a local's value) in its function."""
+    if isinstance(namespace, ast.Call):
+        statement = parents.get(namespace)
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)):
+            return True
+        namespace = statement.targets[0]
+    if not isinstance(namespace, ast.Name):
+        return True
+    function = parents.get(namespace)
+    while function is not None and not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+        function = parents.get(function)
+    for node in ast.walk(function) if function is not None else ():
+        if isinstance(node, ast.Name) and node.id == namespace.id and isinstance(node.ctx, ast.Load):
+            user = parents.get(node)
+            by_key = isinstance(user, ast.Subscript) and user.value is node and isinstance(user.slice, ast.Constant)
+            call = parents.get(user) if isinstance(user, ast.Attribute) and user.attr == "get" else None
+            by_get = isinstance(call, ast.Call) and bool(call.args) and isinstance(call.args[0], ast.Constant)
+            handed_to_exec = isinstance(user, ast.Call) and user.args[1:2] == [node]
+            if not (by_key or by_get or handed_to_exec):
+                return True
+    return False

@@ -162,7 +162,7 @@ def _run_path_callers(project: str, recursive: bool) -> tuple[tuple[str, str], .
 #: What runs or imports a file by its path, outside the import system's search: as a module of no package.
 _PATH_LOADERS = {
     "run_path": "runpy.run_path", "spec_from_file_location": "importlib.util.spec_from_file_location",
-    "SourceFileLoader": "importlib.machinery.SourceFileLoader",
+    "SourceFileLoader": "importlib.machinery.SourceFileLoader", "exec": "exec",
 }
 _LOADS_BY_PATH = re.compile(rf"\b({'|'.join(_PATH_LOADERS)})\s*\(")
 

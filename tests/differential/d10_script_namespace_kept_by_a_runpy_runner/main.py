@@ -1,5 +1,5 @@
 """Trap: a hook script run by runpy.run_path with injected globals; the runner lists and checks the names it defines."""
-# expect: refused: and keeps the namespace it returns
+# expect: refused: and reads the namespace it runs in
 import os
 import runpy
 

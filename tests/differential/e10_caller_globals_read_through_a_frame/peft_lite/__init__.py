@@ -1,0 +1,1 @@
+"""Low-rank adapters with trial-and-rollback of their bookkeeping."""

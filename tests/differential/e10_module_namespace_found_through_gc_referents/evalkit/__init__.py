@@ -1,0 +1,1 @@
+"""Evaluation helpers with per-episode statistics."""

@@ -1,0 +1,1 @@
+"""Shape probing for sequential models."""

@@ -1,0 +1,1 @@
+"""A small training toolkit whose components register resumable state."""
