@@ -19,7 +19,7 @@ from flake8_weakglobals.syntax.mentions import Mentions
 from flake8_weakglobals.syntax.qualified_names import Names
 from flake8_weakglobals.syntax.scopes import Scopes
 
-from .project_texts import MAX_FILES, mentioning, parsed, shown_path, spells
+from .project_texts import MAX_FILES, mentioning, parsed, shown_path, spells, texts_under
 from .references import imported_names
 from .vendor import loaders_by_path
 
@@ -29,8 +29,11 @@ NAMESPACE_READS = frozenset({"builtins.vars", "inspect.getmembers", "inspect.get
 _BY_NAME_WORDS = frozenset(
     "getattr vars dir __dict__ getmembers getmembers_static import_module __import__ iter_modules "
     "walk_packages get_objects __subclasses__ __mro__ __bases__ getmro modules __globals__ globals attrgetter run_path run_module "
-    "eval exec resolve_name locate f_globals get_referents".split()
+    "resolve_name pydoc f_globals get_referents get_referrers".split()
 )
+#: The builtins that run code they are given: a method of that name (``model.eval()``, in most files of a
+#: PyTorch project) is no evaluation, so the files are picked by ``_calls_an_evaluator``, not by the words.
+_EVALUATORS = ("eval", "exec")
 #: The target of a read of whatever module a function comes from (``fn.__globals__``).
 _ANY_MODULE = "<any module>"
 #: What runs a file (by its path or a module's name) and returns its globals: any module's, read whole.
@@ -43,7 +46,7 @@ _A_CLASS = "<a class>"
 #: spells none of them reads by name only what it names itself.
 _FINDING_WORDS = frozenset(
     "import_module __import__ get_objects __subclasses__ __mro__ __bases__ getmro modules getmembers getmembers_static __globals__ "
-    "run_path run_module eval exec resolve_name locate f_globals get_referents".split()
+    "run_path run_module resolve_name pydoc f_globals get_referents get_referrers".split()
 )
 _MODULES_BY_NAME = frozenset({"importlib.import_module", "builtins.__import__", "gc.get_objects", "inspect.getmro", "inspect.getmodule"})
 #: What evaluates a name it is given, to any object (``eval("sys.modules[m]." + n)``, ``pkgutil.resolve_name(
@@ -95,8 +98,9 @@ def reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, conte
     # A module reads the container by name only if it spells its name (a constant ``getattr``), a module
     # that holds it (a computed ``getattr`` of that module), or a way to find objects by no name at all.
     relevant = {attribute, *(holder.rpartition(".")[2] for holder in holders), *_FINDING_WORDS}
-    for other in mentioning(scope, _BY_NAME_WORDS):
-        if not any(spells(scope, other, word) for word in relevant):
+    evaluating = _evaluating(scope)
+    for other in dict.fromkeys((*mentioning(scope, _BY_NAME_WORDS), *evaluating)):
+        if other not in evaluating and not any(spells(scope, other, word) for word in relevant):
             continue
         found = _by_name(other, files[other])
         blind = next(((line, how) for named, line, how in found.blind if named == attribute), None)
@@ -136,6 +140,26 @@ def reached_by_name(scope: Path, files: dict[Path, str], finding: Finding, conte
                     "container there and use it in ways the fix cannot see"
                 )
     return None
+
+
+@functools.lru_cache(maxsize=8)
+def _evaluating(scope: Path) -> tuple[Path, ...]:
+    """The project's files that call the builtins ``eval`` or ``exec``, once per run."""
+    return tuple(path for path, text in (texts_under(scope) or {}).items() if _calls_an_evaluator(text))
+
+
+def _calls_an_evaluator(text: str) -> bool:
+    """Whether ``text`` calls ``eval(`` or ``exec(`` as a name, not as a method or a longer name: one
+    ``str.find`` per occurrence (a pattern with a look-behind is tried at every character)."""
+    for word in _EVALUATORS:
+        at = text.find(word)
+        while at != -1:
+            before = text[at - 1] if at else " "
+            after = text[at + len(word):at + len(word) + 8].lstrip()
+            if not (before.isalnum() or before in "_.") and after.startswith("("):
+                return True
+            at = text.find(word, at + len(word))
+    return False
 
 
 def _spelled_in_any_case(text: str, attribute: str) -> bool:
@@ -281,7 +305,7 @@ def _by_name(path: Path, text: str) -> _ByName:
             return value.args[0].value
         return ""
 
-    lines = module.mentions.words(_BY_NAME_WORDS | names.spellings((*_MODULES_BY_NAME, *_ATTRIBUTES_BY_NAME, *_RUNS_A_FILE, *_EVALUATES_NAMES, *_REFERENTS, "operator.attrgetter")))
+    lines = module.mentions.words(_BY_NAME_WORDS | set(_EVALUATORS) | names.spellings((*_MODULES_BY_NAME, *_ATTRIBUTES_BY_NAME, *_RUNS_A_FILE, *_EVALUATES_NAMES, *_REFERENTS, "operator.attrgetter")))
     for node in scopes.index_parts(tree, functools.partial(Mentions.within, lines)):
         if isinstance(node, (ast.Call, ast.Attribute)) and _finds_by_name(node, names, scopes):
             found.append((node.lineno, f"finds objects by name with `{ast.unparse(node)[:50]}`", _bound_to(node, scopes), _finds_only_classes(node, names)))
