@@ -314,16 +314,15 @@ def _by_name(path: Path, text: str) -> _ByName:
             if handed is not None:  # ``functools.partial(getattr, module, key.upper())``: called later, elsewhere
                 receiver, name = handed
                 how = f"hands `getattr` on with `{ast.unparse(scopes.parent(node))[:50]}`"
-                held = _held_in(receiver, names, scopes) if receiver is not None else ""
                 if isinstance(name, ast.Constant) and isinstance(name.value, str):
                     blind.append((name.value, node.lineno, how))
                 else:
-                    attributes.append((target(receiver) if receiver is not None else "", node.lineno, how, (), held, False))
-        if isinstance(node, ast.Call) and names.qualify(node.func) == "operator.attrgetter" and not all(isinstance(a, ast.Constant) for a in node.args):
-            applied = scopes.parent(node)  # ``attrgetter(".".join(parts))(package)``: read now, from ``package``
-            receiver = applied.args[0] if isinstance(applied, ast.Call) and applied.func is node and applied.args else None
-            how = f"reads attributes by a computed dotted path with `{ast.unparse(applied if receiver is not None else node)[:50]}`"
-            attributes.append((target(receiver) if receiver is not None else "", node.lineno, how, (), _held_in(receiver, names, scopes) if receiver is not None else "", False))
+                    attributes.append((target(receiver), node.lineno, how, (), _held_in(receiver, names, scopes), False))
+        applied = scopes.parent(node) if isinstance(node, ast.Call) and names.qualify(node.func) == "operator.attrgetter" else None
+        if isinstance(applied, ast.Call) and applied.func is node and applied.args and not all(isinstance(a, ast.Constant) for a in node.args):  # type: ignore[union-attr]
+            receiver = applied.args[0]  # ``attrgetter(".".join(parts))(package)``: read now, from ``package``
+            how = f"reads attributes by a computed dotted path with `{ast.unparse(applied)[:50]}`"
+            attributes.append((target(receiver), node.lineno, how, (), _held_in(receiver, names, scopes), False))
         if isinstance(node, ast.Call) and names.qualify(node.func) in _RUNS_A_FILE and not isinstance(scopes.parent(node), ast.Expr):
             # ``ns = runpy.run_path(path)``: the globals of whatever file it ran, handed back as a dict
             how = f"runs a file with `{ast.unparse(node)[:50]}` and reads the namespace it returns"
@@ -472,17 +471,13 @@ def _keys_read(namespace: ast.Call, scopes: Scopes) -> Optional[list[str]]:
     return keys
 
 
-def _getattr_handed_on(node: ast.expr, scopes: Scopes, names: Names) -> Optional[tuple[Optional[ast.expr], Optional[ast.expr]]]:
-    """``getattr`` used as a value rather than called: ``(the object, the name)`` that a
-    ``functools.partial(getattr, obj, name)`` binds (each None where it binds none), or ``(None, None)`` for
-    any other hand-off (``map(getattr, ...)``, a table of getters). None where ``getattr`` is called."""
+def _getattr_handed_on(node: ast.expr, scopes: Scopes, names: Names) -> Optional[tuple[ast.expr, Optional[ast.expr]]]:
+    """``functools.partial(getattr, obj, name)``: ``getattr`` handed on with the object it will read (and the
+    name, where bound), or None. What it finds is matched to the object, as a read in place would be."""
     parent = scopes.parent(node)
-    if isinstance(parent, ast.Call) and parent.func is node:
-        return None
-    if isinstance(parent, ast.Call) and names.qualify(parent.func) == "functools.partial" and parent.args[:1] == [node]:
-        bound = parent.args[1:]
-        return (bound[0] if bound else None), (bound[1] if len(bound) > 1 else None)
-    return None, None
+    if isinstance(parent, ast.Call) and names.qualify(parent.func) == "functools.partial" and parent.args[:1] == [node] and len(parent.args) > 1:
+        return parent.args[1], (parent.args[2] if len(parent.args) > 2 else None)
+    return None
 
 
 def _swept_name(name: ast.expr, scopes: Scopes, names: Names) -> bool:
