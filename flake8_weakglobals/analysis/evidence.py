@@ -10,6 +10,7 @@ import functools
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Optional, Union
 
+from ..index.summaries import TYPE_VARIABLES
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters
@@ -201,7 +202,6 @@ _PASS_THROUGH = {"list", "tuple", "sorted", "reversed", "iter", "set", "frozense
 
 _RECORD_DECORATORS = frozenset({"dataclasses.dataclass", "attr.s", "attr.attrs", "attr.define", "attrs.define", "attr.frozen", "attrs.frozen"})
 _RECORD_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
-_TYPE_VARIABLES = frozenset({"typing.TypeVar", "typing_extensions.TypeVar"})
 
 
 def _given_no_object(call: ast.Call) -> bool:
@@ -549,7 +549,7 @@ class Evidence:
             return []
         bindings = self.scopes.bindings(self.scopes.module).names.get(name.id, [])
         value = bindings[0].node if len(bindings) == 1 and bindings[0].how == "value" and not bindings[0].path else None
-        if isinstance(value, ast.Call) and self.names.qualify(value.func) in _TYPE_VARIABLES:
+        if isinstance(value, ast.Call) and self.names.qualify(value.func) in TYPE_VARIABLES:
             bound = next((keyword.value for keyword in value.keywords if keyword.arg == "bound"), None)
             found = [bound] if bound is not None else value.args[1:]
         elif isinstance(value, (ast.Subscript, ast.Attribute, ast.Name, ast.BinOp)):
@@ -561,13 +561,13 @@ class Evidence:
     def _through_alias(self, name: ast.AST, read: Callable[[ast.expr], Value]) -> Value:
         """``read`` of the first thing the alias ``name`` stands for that says anything."""
         aliases = self._stands_for(name)
-        if not aliases:
+        if not aliases or not isinstance(name, ast.Name):
             return None
-        self._aliasing.add(name.id)  # type: ignore[attr-defined]  # ``A = B`` and ``B = A`` end here
+        self._aliasing.add(name.id)  # ``A = B`` and ``B = A`` end here
         try:
             return next((found for alias in aliases if (found := read(alias)) is not None), None)
         finally:
-            self._aliasing.discard(name.id)  # type: ignore[attr-defined]
+            self._aliasing.discard(name.id)
 
     def _either(self, *alternatives: ast.AST) -> Value:
         """``X | None`` and ``Union[X, None]`` are X: ``None`` never pins anything."""

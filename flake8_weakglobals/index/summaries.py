@@ -397,14 +397,15 @@ def _summarize_binding(summary: ModuleSummary, name: str, statement: ast.Assign 
         summary.type_aliases[name] = stands_for
 
 
-_TYPE_VARIABLES = frozenset({"typing.TypeVar", "typing_extensions.TypeVar"})
+#: What makes a type variable, here and in the analysis of a module's own annotations.
+TYPE_VARIABLES = frozenset({"typing.TypeVar", "typing_extensions.TypeVar"})
 
 
 def _type_alias(value: ast.expr, qualify) -> list[str]:  # type: ignore[no-untyped-def]
     """``TypeVar("M", bound=nn.Module)``: its bound; ``TypeVar("O", Base, torch.optim.Optimizer)``: each
     constraint; ``nn.LayerNorm`` (a name bound to a class): the class. Absolute names; whoever asks decides
     what each is."""
-    if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)) and qualify(value.func) in _TYPE_VARIABLES:
+    if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)) and qualify(value.func) in TYPE_VARIABLES:
         bound = next((keyword.value for keyword in value.keywords if keyword.arg == "bound"), None)
         candidates = [bound] if bound is not None else value.args[1:]
         return [q for candidate in candidates if isinstance(candidate, (ast.Name, ast.Attribute)) and (q := qualify(candidate))]
