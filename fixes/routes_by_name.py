@@ -10,7 +10,7 @@ import dataclasses
 import functools
 import re
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from flake8_weakglobals.analysis.call_routes import string_constants
 from flake8_weakglobals.index.project import ModuleContext, context_for
@@ -433,14 +433,23 @@ def _evaluated_root(expr: ast.expr) -> str:
     return root.group(1) if root else ""
 
 
+def _constant_key(read: ast.expr, parent: Callable[[ast.AST], Optional[ast.AST]], methods: tuple[str, ...] = ("get",)) -> Optional[ast.Constant]:
+    """The constant a dict is read by at ``read``: ``ns["X"]``, ``ns.get("X")`` (or another of ``methods``)."""
+    user = parent(read)
+    if isinstance(user, ast.Subscript) and user.value is read and isinstance(user.slice, ast.Constant):
+        return user.slice
+    call = parent(user) if isinstance(user, ast.Attribute) and user.attr in methods else None  # type: ignore[arg-type]
+    if isinstance(call, ast.Call) and call.func is user and call.args and isinstance(call.args[0], ast.Constant):
+        return call.args[0]
+    return None
+
+
 def _one_key(namespace: ast.expr, scopes: Scopes) -> Optional[str]:
     """The one name a namespace dict is read for in place (``ns["X"]``, ``ns.get("X")``, ``"X" in ns``), or None."""
+    key = _constant_key(namespace, scopes.parent, ("get", "__contains__"))
+    if key is not None:
+        return str(key.value)
     user = scopes.parent(namespace)
-    if isinstance(user, ast.Subscript) and user.value is namespace and isinstance(user.slice, ast.Constant):
-        return str(user.slice.value)
-    call = scopes.parent(user) if isinstance(user, ast.Attribute) and user.attr in ("get", "__contains__") else None
-    if isinstance(call, ast.Call) and call.func is user and call.args and isinstance(call.args[0], ast.Constant):
-        return str(call.args[0].value)
     if isinstance(user, ast.Compare) and user.comparators[-1:] == [namespace] and isinstance(user.left, ast.Constant):
         return str(user.left.value) if all(isinstance(op, (ast.In, ast.NotIn)) for op in user.ops) else None
     return None
@@ -459,15 +468,10 @@ def _keys_read(namespace: ast.Call, scopes: Scopes) -> Optional[list[str]]:
         reads = [namespace]
     keys = []
     for read in reads:
-        user = scopes.parent(read)
-        if isinstance(user, ast.Subscript) and user.value is read and isinstance(user.slice, ast.Constant) and isinstance(user.slice.value, str):
-            keys.append(user.slice.value)
-            continue
-        call = scopes.parent(user) if isinstance(user, ast.Attribute) and user.attr == "get" else None
-        if isinstance(call, ast.Call) and call.func is user and call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
-            keys.append(call.args[0].value)
-            continue
-        return None
+        key = _constant_key(read, scopes.parent)
+        if key is None or not isinstance(key.value, str):
+            return None
+        keys.append(key.value)
     return keys
 
 
@@ -661,10 +665,7 @@ def _read_whole(namespace: ast.expr, parents: dict[ast.AST, ast.AST]) -> bool:
     for node in ast.walk(function) if function is not None else ():
         if isinstance(node, ast.Name) and node.id == namespace.id and isinstance(node.ctx, ast.Load):
             user = parents.get(node)
-            by_key = isinstance(user, ast.Subscript) and user.value is node and isinstance(user.slice, ast.Constant)
-            call = parents.get(user) if isinstance(user, ast.Attribute) and user.attr == "get" else None
-            by_get = isinstance(call, ast.Call) and bool(call.args) and isinstance(call.args[0], ast.Constant)
             handed_to_exec = isinstance(user, ast.Call) and user.args[1:2] == [node]
-            if not (by_key or by_get or handed_to_exec):
+            if _constant_key(node, parents.get) is None and not handed_to_exec:
                 return True
     return False
