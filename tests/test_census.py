@@ -140,7 +140,10 @@ def test_an_lru_cached_forward_is_reported_with_its_wg006_and_not_after_the_fix(
 
     with census(["census_demo_fixed"]) as report:
         rotary = RotaryEmbedding(64)
-        assert torch.equal(rotary(128)[0], cos) and rotary(128) is rotary(128)  # still cached, same values
+        # still cached, the same values: to the last bits only within a tolerance, since two runs of torch's
+        # vectorised cos need not round alike (a fresh machine's run differed in the last place once)
+        torch.testing.assert_close(rotary(128)[0], cos)
+        assert rotary(128) is rotary(128)
     assert report.pins == []
 
 
