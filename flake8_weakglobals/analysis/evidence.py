@@ -291,6 +291,9 @@ class Evidence:
             if any(isinstance(element, ast.Starred) for element in expr.elts):
                 return None
             return Tup(tuple(self.of(element) for element in expr.elts))
+        if isinstance(expr, ast.Dict) and expr.values and None not in expr.keys and not _indexed_by_position(expr):
+            # a record built in place (``{"lengths": x, "mask": m}``): it holds what its values hold
+            return Tup(tuple(self.of(value) for value in expr.values))
         if isinstance(expr, (ast.List, ast.Set)):
             return Seq(same(self.of(element) for element in expr.elts))
         if isinstance(expr, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
@@ -403,6 +406,15 @@ class Evidence:
             return held_by_module(found)  # bound at import and never replaced: the module keeps it for good
         return found if found is not None else self._narrowed(name, scope)
 
+    def _bound_at_import(self, expr: ast.expr) -> bool:
+        """``model`` in a script's ``model.parameters()``: a module-level name no function rebinds holds what
+        it names for the life of the module, whatever its type (``model = build(opt)``, then wrapped in
+        ``nn.DataParallel(model)`` at import): what it yields is the module's own."""
+        if not isinstance(expr, ast.Name) or expr.id in self.survey.global_names:
+            return False
+        resolved = self.scopes.resolve(expr.id, expr)
+        return resolved is not None and resolved[0] is self.scopes.module
+
     def _narrowed(self, name: ast.Name, scope: ast.AST) -> Value:
         """``if isinstance(m, Block): cache.append(m)``: inside the ``if``, ``m`` is a ``Block``."""
         child, current = name, self.scopes.parent(name)
@@ -453,7 +465,7 @@ class Evidence:
         if isinstance(function, ast.Attribute) and function.attr in ITERATION_METHODS:
             kind, named = ITERATION_METHODS[function.attr]
             receiver = self.of(function.value)  # ``nn.Linear(2, 2).parameters()``: owned with their model
-            owned, held = (receiver.owned, receiver.module_held) if isinstance(receiver, Obj) else (False, False)
+            owned, held = (receiver.owned, receiver.module_held) if isinstance(receiver, Obj) else (False, self._bound_at_import(function.value))
             found = Obj(kind, f"from `{text(call)}`", call.lineno, owned=owned, module_held=held)
             return Seq(Tup((None, found)) if named else found)
         local = self._local_class(function)
@@ -817,3 +829,9 @@ def argument_at(call: ast.Call, name: str, position: int) -> Optional[ast.expr]:
 
 def _is_ellipsis(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and node.value is Ellipsis
+
+
+def _indexed_by_position(record: ast.Dict) -> bool:
+    """A literal with an integer key: a ``Tup`` is read by position (``x[0]``), so modelling it as one would
+    read ``{1: a, 0: b}[0]`` as ``a``."""
+    return any(isinstance(key, ast.Constant) and isinstance(key.value, int) for key in record.keys)

@@ -40,17 +40,20 @@ class Held:
 
 
 def object_in_tuple(value: Value) -> Optional[Obj]:
-    """A framework object inside a tuple (or a list: ``save([loss, scores])``), at any depth."""
+    """A framework object inside a tuple (or a list: ``save([loss, scores])``, or a record built as a dict
+    literal), at any depth: one owned elsewhere if there is one, since one is enough for a pin (a record of the
+    caller's tensor and a mask built from it keeps the caller's), else the first the code builds itself."""
+    found: list[Obj] = []
     pending = list(value.items) if isinstance(value, Tup) else [value.element] if isinstance(value, Seq) else []
     while pending:
-        item = pending.pop()
+        item = pending.pop(0)
         if isinstance(item, Tup):
             pending.extend(item.items)
         elif isinstance(item, Seq):
             pending.append(item.element)
         elif isinstance(item, Obj):
-            return item
-    return None
+            found.append(item)
+    return next((obj for obj in found if obj.foreign), found[0] if found else None)
 
 
 def plain_data(expr: Optional[ast.expr], names: Names, container: str = "") -> bool:
