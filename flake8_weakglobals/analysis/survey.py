@@ -13,7 +13,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Optional
 
-from ..index.summaries import KEEPING_METHODS, wraps_a_cache
+from ..index.summaries import KEEPING_METHODS, keeps_created_instances, wraps_a_cache
 from ..syntax.container_expressions import ContainerType, classify, root_name
 from ..syntax.qualified_names import Names, base_class
 from ..syntax.scopes import COMPOUND, FunctionNode, function_parameters, nested_blocks
@@ -481,6 +481,29 @@ def _module_class(survey: Survey, expr: ast.expr) -> Optional[ClassInfo]:
     return None
 
 
+def _instance_keeping_metaclass(survey: Survey, info: ClassInfo) -> Optional[str]:
+    """The metaclass, of the class or of a base (local or from another project module), whose ``__call__``
+    keeps the one instance it creates (``class Manager(metaclass=Singleton)``): that instance and what it
+    holds live as long as the metaclass's table, the whole process."""
+    for ancestor in survey.lineage(info):
+        for keyword in ancestor.node.keywords:
+            if keyword.arg != "metaclass":
+                continue
+            local = survey.classes.get(keyword.value.id) if isinstance(keyword.value, ast.Name) else None
+            qualified = survey.names.qualify(keyword.value)
+            if local is not None and keeps_created_instances(local.node):
+                return local.name
+            if local is None and qualified is not None and survey.imported.keeps_created_instances(qualified):
+                return qualified
+        for base in ancestor.node.bases:
+            qualified = survey.names.qualify(base_class(base))
+            if qualified is not None and qualified not in survey.classes and not qualified.startswith(("builtins.", "typing.", "torch.")):
+                found = survey.imported.instance_keeping_metaclass(qualified)
+                if found is not None:
+                    return found
+    return None
+
+
 def _settle_candidates(survey: Survey, pending: _Pending, vocabulary: Vocabulary) -> None:
     for class_name, attribute in pending.class_placeholders:  # ``X = None`` in a class, ``cls.X = {}`` later
         if attribute in pending.attributes_given_containers:
@@ -508,6 +531,10 @@ def _settle_candidates(survey: Survey, pending: _Pending, vocabulary: Vocabulary
         created = _module_class(survey, callee)
         if created is not None and created.kind is None:
             survey.singletons[f"{holder.name}.{attribute}"] = created.name
+    for owner in {owner.name: owner for owner, _, _ in pending.self_containers}.values():
+        metaclass = _instance_keeping_metaclass(survey, owner)
+        if metaclass is not None:
+            survey.singletons[f"{owner.name}()"] = owner.name  # ``Manager()`` is the one instance, wherever it is called
     singleton_lineage = {
         ancestor.name for class_name in survey.singletons.values() for ancestor in survey.lineage(survey.classes[class_name])
     }

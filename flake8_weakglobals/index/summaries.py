@@ -51,6 +51,11 @@ class ModuleSummary:
     #: Names that stand for types: a type variable (its bound, or each constraint) or an alias of a class
     #: (``Norm = nn.LayerNorm``): name -> the absolute names it may be
     type_aliases: dict[str, list[str]] = field(default_factory=dict)
+    #: Each class's metaclass, where its ``class`` statement names one: class -> absolute name
+    metaclasses: dict[str, str] = field(default_factory=dict)
+    #: Classes whose ``__call__`` keeps the instance it creates (``keeps_created_instances``): as a
+    #: metaclass, every class made with it has one instance that lives as long as the metaclass's table
+    instance_keepers: list[str] = field(default_factory=list)
 
 
 def absolute(target: str, module: str, is_package: bool) -> str:
@@ -116,6 +121,11 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
                 summary.holdings[statement.name] = holdings
             if defines_value_equality(statement, qualify):
                 summary.value_equality.append(statement.name)
+            metaclass = next((qualify(k.value) for k in statement.keywords if k.arg == "metaclass"), None)
+            if metaclass:
+                summary.metaclasses[statement.name] = metaclass
+            if keeps_created_instances(statement):
+                summary.instance_keepers.append(statement.name)
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if mentions.within(caching, statement) and wraps_a_cache(statement, qualify):
                 summary.cache_wrappers.append(statement.name)
@@ -239,6 +249,33 @@ def _summarize_keepers(summary: ModuleSummary, statements: list[ast.stmt], names
                     paths = [f"{statement.name}.{method.name}"] + [f"{statement.name}.{a}().{method.name}" for a in accessors]
                     mentioned = mentions.within(held, method) or mentions.within(state_held, method)
                     _summarize_keeper(summary, paths, method, statement.name, state, qualify, mentioned)
+
+
+def keeps_created_instances(cls: ast.ClassDef) -> bool:
+    """Whether the class's ``__call__`` stores the instance it creates in a table or an attribute, as a
+    singleton metaclass does (``cls._instances[cls] = super().__call__(*args)``, or through a local bound to
+    ``cls.__new__(cls)``). Used as a metaclass, its classes' instances then live as long as that table."""
+    call = next((s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__call__"), None)
+    if call is None:
+        return False
+    created: set[str] = set()
+    stores: list[ast.Assign] = []
+    for node in ast.walk(call):
+        if isinstance(node, ast.Assign):
+            if _creates_an_instance(node.value):
+                created.update(t.id for t in node.targets if isinstance(t, ast.Name))
+            stores.append(node)
+    return any(
+        (_creates_an_instance(node.value) or (isinstance(node.value, ast.Name) and node.value.id in created))
+        and any(isinstance(t, (ast.Subscript, ast.Attribute)) for t in node.targets)
+        for node in stores
+    )
+
+
+def _creates_an_instance(value: ast.expr) -> bool:
+    """``super().__call__(...)``, ``type.__call__(cls, ...)``, ``cls.__new__(cls)``: what a metaclass's
+    ``__call__`` makes."""
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ("__call__", "__new__")
 
 
 def _singleton_accessors(cls: ast.ClassDef, mentions: Mentions) -> list[str]:

@@ -211,8 +211,10 @@ class ContainerJudge:
             f"use, line {line}: `{statement_text(statement)}`" for line, statement in sorted(uses.ledger, key=lambda use: use[0])
         )) if reason is None else ()
         primary = _primary(uses, containers)
-        place = {"module": "module-level", "class": "class-level", "instance": "module-level instance's"}[uses.slot.where]
         name = self._display(uses)
+        place = {"module": "module-level", "class": "class-level", "instance": "module-level instance's"}[uses.slot.where]
+        if "()." in name:  # ``Manager().items``: the one instance its metaclass keeps
+            place = "singleton's"
         evidence = f"({first.cited(line)})" + self._other_holders(uses)
         return Finding(
             code=code,
