@@ -324,6 +324,7 @@ def test_a_registry_of_values_owned_elsewhere_becomes_a_weak_value_map(fill: str
         ("def g(name: str, m: nn.Module, other: dict):\n    names[name] = m\n    names.update(other)\n", "whose values the fix cannot see"),
         ("names = collections.defaultdict(lambda: None)\ndef g(name: str, m: nn.Module):\n    names[name] = m\n", "it is a defaultdict"),
         ("def g(name: str, m: nn.Module):\n    names[name] = m\n    return copy.deepcopy(names)\n", "it is deep-copied"),
+        ("def g(name: str, m: nn.Module):\n    names[name] = m.forward\n", "a new bound method on every read of `.forward`"),
     ],
 )
 def test_a_registry_that_may_own_its_values_is_refused_with_the_reason(fill: str, reason: str) -> None:

@@ -14,7 +14,7 @@ from ..index.summaries import TYPE_VARIABLES
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters
-from .framework_types import ITERATION_METHODS, MODULE, PARAMETER, TENSOR, Vocabulary, describe
+from .framework_types import BOUND_METHOD, EXCEPTION, ITERATION_METHODS, MODULE, MODULE_METHODS, PARAMETER, TENSOR, Vocabulary, describe
 from .survey import ClassInfo, Survey
 
 
@@ -310,7 +310,14 @@ class Evidence:
             found = self._of_self_attribute(expr)
             if found is not None:
                 return found
-            return self._derived([self.of(expr.value)], expr, expr.attr in _TENSOR_ATTRIBUTES)  # ``X.T``, ``X.data``
+            receiver = self.of(expr.value)
+            if isinstance(receiver, Obj) and receiver.kind == MODULE and expr.attr in MODULE_METHODS:
+                # made by this very access, so the container is its only owner; it holds the module
+                return Obj(
+                    BOUND_METHOD, f"`{text(expr)}` binds the module, {receiver.why}", receiver.line, owned=True,
+                    from_foreign=receiver.foreign, module_held=receiver.module_held,
+                )
+            return self._derived([receiver], expr, expr.attr in _TENSOR_ATTRIBUTES)  # ``X.T``, ``X.data``
         return None
 
     def _derived(self, operands: list[Value], node: ast.expr, tensor_valued: bool = True) -> Value:
@@ -453,11 +460,23 @@ class Evidence:
             return self.of_annotation(binding.node)
         if binding.how == "parameter" and isinstance(scope, (*FUNCTIONS, ast.Lambda)):
             return self._of_parameter(scope, binding.node)  # type: ignore[arg-type]
+        if binding.how == "opaque" and isinstance(binding.node, ast.ExceptHandler) and isinstance(scope, FUNCTIONS):
+            return self._caught(scope, binding.node)
         if binding.how == "opaque" and isinstance(binding.node, ast.AugAssign) and isinstance(binding.node.target, ast.Name):
             # ``item -= 1``: arithmetic in place leaves a tensor the tensor it was (what the other bindings
             # say it is); a list grown with ``+=`` stays unknown here
             before = self._of_name(binding.node.target)
             return self._derived([before, self.of(binding.node.value)], binding.node) if isinstance(before, Obj) else None
+        return None
+
+    def _caught(self, function: FunctionNode, handler: ast.ExceptHandler) -> Value:
+        """``except RuntimeError as error`` in a function whose frame holds a framework object (a parameter):
+        the exception's traceback holds that frame, so whatever keeps the exception keeps its locals."""
+        for parameter in function_parameters(function):
+            held = self._of_parameter(function, parameter)
+            if isinstance(held, Obj) and held.foreign and held.kind != EXCEPTION:
+                why = f"`{handler.name}` caught at line {handler.lineno} keeps the frame of `{function.name}` and its `{parameter.arg}`: {held.why}"
+                return Obj(EXCEPTION, why, held.line or handler.lineno, from_foreign=True)
         return None
 
     def _of_call(self, call: ast.Call) -> Value:

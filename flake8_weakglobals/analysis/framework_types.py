@@ -22,6 +22,20 @@ SCHEDULER = "scheduler"
 #: ``torch.fx`` graphs and their nodes: a node reaches its graph, a graph its ``owning_module`` (the whole
 #: ``GraphModule``), and a node's ``meta["val"]`` holds tensors.
 FX_GRAPH = "fx graph"
+#: A module's bound method (``model.forward``): a new object on each access that holds its module
+BOUND_METHOD = "bound method"
+#: A caught exception: its ``__traceback__`` holds the frames between the handler and the raise, with their
+#: locals (the model and the batch a failing step was given)
+EXCEPTION = "exception"
+#: What ``nn.Module`` defines that a module hands out as a bound method (its public methods): an attribute of
+#: a module by one of these names is a method, not a submodule, parameter or plain value
+MODULE_METHODS = frozenset(
+    "forward __call__ register_forward_hook register_forward_pre_hook register_full_backward_hook "
+    "register_full_backward_pre_hook register_backward_hook register_buffer register_parameter register_module "
+    "add_module state_dict load_state_dict parameters named_parameters buffers named_buffers children "
+    "named_children modules named_modules train eval zero_grad to cuda cpu half float double bfloat16 apply "
+    "requires_grad_ get_submodule get_parameter get_buffer extra_repr share_memory".split()
+)
 
 #: Iteration methods of ``nn.Module``: the kind they yield, and whether they yield ``(name, object)`` pairs.
 ITERATION_METHODS: dict[str, tuple[str, bool]] = {
@@ -97,6 +111,8 @@ _DESCRIPTIONS = {
     MODULE: "nn.Module objects", PARAMETER: "nn.Parameter objects", TENSOR: "tensors",
     OPTIMIZER: "optimizers holding their parameters", SCHEDULER: "LR schedulers holding their optimizer",
     FX_GRAPH: "torch.fx nodes or graphs holding their GraphModule",
+    BOUND_METHOD: "bound methods holding their nn.Module",
+    EXCEPTION: "exceptions whose tracebacks hold their frames' modules and tensors",
 }
 
 

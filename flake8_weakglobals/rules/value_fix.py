@@ -30,7 +30,7 @@ from typing import Iterator, Optional
 
 from ..analysis.evidence import Evidence, Obj, text
 from ..analysis.fill_contents import Held
-from ..analysis.framework_types import ITERATION_METHODS, PARAMETER, TENSOR
+from ..analysis.framework_types import BOUND_METHOD, ITERATION_METHODS, PARAMETER, TENSOR
 from ..analysis.ownership import SoleOwner
 from ..analysis.recorded_uses import Definition, SlotUses
 from ..analysis.survey import ClassInfo, Survey
@@ -107,6 +107,9 @@ class ValueFixSafety:
         if isinstance(value, ast.Attribute):
             if value.attr in _NEW_OBJECT_ATTRIBUTES:
                 return f"a new tensor on every read of `.{value.attr}`"
+            bound = self.evidence.of(value)
+            if isinstance(bound, Obj) and bound.kind == BOUND_METHOD:
+                return f"a new bound method on every read of `.{value.attr}`"
             return self._not_a_reference(value.value, depth + 1)  # ``self.layer``: owned by the root
         if isinstance(value, ast.Subscript):
             slices = value.slice.elts if isinstance(value.slice, ast.Tuple) else [value.slice]
