@@ -54,8 +54,9 @@ def fixable(text: str, tree: ast.Module) -> list[Finding]:
 
 
 #: Rules whose findings the codemod leaves to a human: a workspace (the container is its objects' only
-#: owner), finalizers that hold their object (a new callback).
-NEVER_FIXED = {"WG007", "WG009"}
+#: owner), finalizers that hold their object (a new callback), hooks whose handle is dropped (a place to
+#: remove them).
+NEVER_FIXED = {"WG007", "WG009", "WG010"}
 #: One program per rule, each drawn through the same property as the generated ones: which rules a random
 #: (or derandomized) draw reaches changes with the hypothesis release, so the coverage check rests on these.
 RULE_EXAMPLES = {
@@ -68,6 +69,10 @@ RULE_EXAMPLES = {
     "WG007": "import torch\npool = []\n\n\ndef workspace():\n    pool.append(torch.empty(8))\n",
     "WG008": "import torch\nfrom torch import nn\nby_name = {}\n\n\ndef remember(name: str, module: nn.Module):\n    by_name[name] = module\n",
     "WG009": "import weakref\nimport torch\n\n\ndef track(t: torch.Tensor):\n    weakref.finalize(t, print, t)\n",
+    "WG010": (
+        "import torch\nfrom torch import nn\n\n\nclass Probe:\n    def __init__(self, model: nn.Module):\n"
+        "        model.register_forward_hook(self.keep)\n\n    def keep(self, module, inputs, output):\n        self.last = output\n"
+    ),
     "several": "import torch\nfrom torch import nn\nnames = {}\nseen = set()\n\n\ndef remember(module: nn.Module, name: str):\n    names[module] = name\n    seen.add(module)\n",
 }
 

@@ -4,7 +4,8 @@ It is the single source of truth for the flake8 plugin (which prints findings), 
 the codemod (which applies the findings' edits). Pipeline: ``survey`` (statements only; most files stop
 there) -> ``uses`` (one walk of the statements that mention a candidate; references resolved to slots and
 their uses sorted) -> ``evidence`` (what the keys are) -> the judges, one per rule family
-(``containers.py`` for WG001-WG005 and WG007, ``caches.py`` for WG006), which decide the code
+(``containers.py`` for WG001-WG005 and WG007, ``caches.py`` for WG006, ``finalizers.py`` for WG009,
+``kept_hooks.py`` for WG010), which decide the code
 and, with ``container_fix.py`` and ``cache_fix.py``, whether and how the codemod may fix it.
 """
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..analysis.memo_decorators import memo_decorators
 from .caches import judge_cache, judge_kept_by_cache, judge_memo_decorator
 from .containers import ContainerJudge
 from .finalizers import judge_finalizers
+from .kept_hooks import judge_kept_hooks
 from .findings import Finding
 
 TORCH_ONLY = Vocabulary()
@@ -39,6 +41,7 @@ def analyze(
         tree, source, survey, scopes, lambda target: isinstance(Evidence(scopes, survey, vocabulary, {}, source).of(target), Obj)
     )
     findings.extend(_hand_written_caches(tree, source, survey, scopes, vocabulary))
+    findings.extend(judge_kept_hooks(survey, lambda: Evidence(scopes, survey, vocabulary, {}, source), MODULE_HOOK_REGISTRARS, source))
     if not survey.has_candidates:
         return sorted(findings, key=lambda finding: (finding.line, finding.col, finding.code))
     collected = collect(tree, source, survey, scopes)

@@ -30,6 +30,7 @@ RULES: dict[str, Rule] = {
         Rule("WG007", "module- or class-level workspace of modules or tensors it allocates itself (off by default)"),
         Rule("WG008", "module- or class-level dict holding modules, parameters or tensors as values"),
         Rule("WG009", "weakref.finalize or weakref.ref callback that refers to its own object"),
+        Rule("WG010", "hook that stashes what it sees, registered on a module handed in, its handle dropped"),
     )
 }
 #: Reported by the flake8 plugin, at line 1, when the analysis itself fails on a file (a bug of ours): the
@@ -152,6 +153,9 @@ def advice(finding: Finding) -> str:
     elif code == "WG009":
         why = "the process-wide finalizer registry keeps the object alive through its own callback"
         how = "pass only what the cleanup needs, never the object or its bound methods"
+    elif code == "WG010":
+        why = "the module keeps the hook, and the hook the object with what it stores, for as long as the module lives"
+        how = "keep the handle and remove the hook when done"
     elif code == "WG008":
         why = f"its values stay alive {'as long as the class exists' if finding.scope == 'class' else 'for the life of the process'}"
         how = "hold them in a WeakValueMap, which drops an entry when its value is collected"
