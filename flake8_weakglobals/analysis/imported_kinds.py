@@ -108,12 +108,6 @@ class Imported:
         dataclass), in its own definition or a base's, in any module of the project."""
         return self.context is not None and self.context.index.compares_by_value(self.context.absolute(qualified))
 
-    def instance_keeping_metaclass(self, qualified: str) -> Optional[str]:
-        """The metaclass that keeps the one instance of the project class ``qualified``, if any."""
-        if self.context is None:
-            return None
-        return self.context.index.instance_keeping_metaclass(self.context.absolute(qualified))
-
     def keeps_created_instances(self, qualified: str) -> bool:
         """Whether the project class ``qualified``, used as a metaclass, keeps the instances it creates."""
         return self.context is not None and self.context.index.keeps_created_instances(self.context.absolute(qualified))

@@ -482,9 +482,12 @@ def _module_class(survey: Survey, expr: ast.expr) -> Optional[ClassInfo]:
 
 
 def _instance_keeping_metaclass(survey: Survey, info: ClassInfo) -> Optional[str]:
-    """The metaclass, of the class or of a base (local or from another project module), whose ``__call__``
-    keeps the one instance it creates (``class Manager(metaclass=Singleton)``): that instance and what it
-    holds live as long as the metaclass's table, the whole process."""
+    """The metaclass, of the class or of a local base, whose ``__call__`` keeps the one instance it creates
+    (``class Manager(metaclass=Singleton)``, ``Singleton`` defined here or imported from another project
+    module): that instance and what it holds live as long as the metaclass's table, the whole process. A
+    base from another module that names such a metaclass is not followed: asking the index about every
+    imported base of every class with containers cost 2% of a check over torch, and the one such class the
+    sweeps recorded (auto-round's contexts) keeps its model in a plain attribute, which no rule reports."""
     for ancestor in survey.lineage(info):
         for keyword in ancestor.node.keywords:
             if keyword.arg != "metaclass":
@@ -495,12 +498,6 @@ def _instance_keeping_metaclass(survey: Survey, info: ClassInfo) -> Optional[str
                 return local.name
             if local is None and qualified is not None and survey.imported.keeps_created_instances(qualified):
                 return qualified
-        for base in ancestor.node.bases:
-            qualified = survey.names.qualify(base_class(base))
-            if qualified is not None and qualified not in survey.classes and not qualified.startswith(("builtins.", "typing.", "torch.")):
-                found = survey.imported.instance_keeping_metaclass(qualified)
-                if found is not None:
-                    return found
     return None
 
 

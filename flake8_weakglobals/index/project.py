@@ -290,16 +290,6 @@ class ProjectIndex:
                 return True
         return False
 
-    def instance_keeping_metaclass(self, qualified: str) -> Optional[str]:
-        """The metaclass that keeps the one instance of the project class ``qualified`` (its own or a
-        base's, followed through the project), if it is one that does (``summaries.keeps_created_instances``)."""
-        for name in (qualified, *(base for base, _ in self.bases(qualified))):
-            located = self.locate(name)
-            metaclass = located[0].metaclasses.get(located[1]) if located is not None else None
-            if metaclass and self.keeps_created_instances(metaclass):
-                return metaclass
-        return None
-
     def keeps_created_instances(self, qualified: str) -> bool:
         """Whether the project class ``qualified``'s ``__call__`` keeps what it creates (a singleton metaclass)."""
         located = self.locate(qualified)

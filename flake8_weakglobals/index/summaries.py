@@ -51,8 +51,6 @@ class ModuleSummary:
     #: Names that stand for types: a type variable (its bound, or each constraint) or an alias of a class
     #: (``Norm = nn.LayerNorm``): name -> the absolute names it may be
     type_aliases: dict[str, list[str]] = field(default_factory=dict)
-    #: Each class's metaclass, where its ``class`` statement names one: class -> absolute name
-    metaclasses: dict[str, str] = field(default_factory=dict)
     #: Classes whose ``__call__`` keeps the instance it creates (``keeps_created_instances``): as a
     #: metaclass, every class made with it has one instance that lives as long as the metaclass's table
     instance_keepers: list[str] = field(default_factory=list)
@@ -121,9 +119,6 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
                 summary.holdings[statement.name] = holdings
             if defines_value_equality(statement, qualify):
                 summary.value_equality.append(statement.name)
-            metaclass = next((qualify(k.value) for k in statement.keywords if k.arg == "metaclass"), None)
-            if metaclass:
-                summary.metaclasses[statement.name] = metaclass
             if keeps_created_instances(statement):
                 summary.instance_keepers.append(statement.name)
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
