@@ -135,8 +135,13 @@ def project(value: Value, path: tuple[int, ...]) -> Value:
 
 def same(values: Iterable[Value]) -> Value:
     """The value all of ``values`` agree on (objects agree on their kind), else None."""
-    values = list(values)
-    if not values or any(value is None for value in values):
+    collected = []
+    for value in values:  # the first unknown settles it: the rest need not be worked out
+        if value is None:
+            return None
+        collected.append(value)
+    values = collected
+    if not values:
         return None
     first = values[0]
     if all(value == first for value in values):
@@ -292,8 +297,10 @@ class Evidence:
                 return None
             return Tup(tuple(self.of(element) for element in expr.elts))
         if isinstance(expr, ast.Dict) and expr.values and None not in expr.keys and not _indexed_by_position(expr):
-            # a record built in place (``{"lengths": x, "mask": m}``): it holds what its values hold
-            return Tup(tuple(self.of(value) for value in expr.values))
+            # a record built in place (``{"lengths": x, "mask": m}``): it holds what its values hold; one of
+            # plain values (a table of options) holds nothing
+            items = tuple(self.of(value) for value in expr.values)
+            return Tup(items) if any(item is not None for item in items) else None
         if isinstance(expr, (ast.List, ast.Set)):
             return Seq(same(self.of(element) for element in expr.elts))
         if isinstance(expr, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):

@@ -46,12 +46,14 @@ def object_in_tuple(value: Value) -> Optional[Obj]:
     found: list[Obj] = []
     pending = list(value.items) if isinstance(value, Tup) else [value.element] if isinstance(value, Seq) else []
     while pending:
-        item = pending.pop(0)
+        item = pending.pop()
         if isinstance(item, Tup):
             pending.extend(item.items)
         elif isinstance(item, Seq):
             pending.append(item.element)
         elif isinstance(item, Obj):
+            if item.foreign and not item.built:
+                return item  # handed in: the pin, whatever else is beside it
             found.append(item)
     return next((obj for obj in found if obj.foreign), found[0] if found else None)
 

@@ -52,15 +52,14 @@ def judge_kept_hooks(survey: Survey, evidence_of: Callable[[], Evidence], regist
     """WG010 for every registration, in an instance method, of a hook that holds ``self`` and stores on it,
     on a module handed in from outside, whose handle is dropped (a statement of its own). ``evidence_of``
     builds the module's evidence, asked for only once a registration qualifies."""
-    if "_hook" not in source:
-        return []  # every registrar's name has it: one scan of the text, where a search per name costs ten
-    mentions = Mentions(source)
-    lines = mentions.words(registrars, then=r"\s*\(")
+    if "_hook" not in source or any(table in source for table in _HOOK_TABLES):
+        return []  # every registrar's name has "_hook": one scan of the text skips most modules
+    lines = Mentions(source).lines(_REGISTRATION)  # led by a literal, so one quick search for all of them
     if not lines:
         return []
     found = []
     for info in survey.classes.values():
-        if not Mentions.within(lines, info.node) or any(part in source for part in _HOOK_TABLES):
+        if not Mentions.within(lines, info.node):
             continue
         for method in info.methods.values():
             if method in survey.unbound_methods or not function_parameters(method) or not Mentions.within(lines, method):
@@ -72,7 +71,10 @@ def judge_kept_hooks(survey: Survey, evidence_of: Callable[[], Evidence], regist
     return found
 
 
-#: A class that touches a module's hook tables directly can take a hook off without its handle.
+#: A call of any registrar (``register_forward_hook(``, ``register_module_full_backward_hook (``): which one
+#: is checked on the call itself.
+_REGISTRATION = r"register_\w*hook\s*\("
+#: A module that touches a module's hook tables directly can take a hook off without its handle.
 _HOOK_TABLES = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks")
 
 
