@@ -341,3 +341,22 @@ def test_a_binary_search_list_is_fixed_and_its_inserts_are_fills() -> None:
     assert decide(kept + search, head) == ("WG002", "")
     code, why = decide(kept.replace("insort(names, p,", "insort(names, p.detach().clone(),") + search, head)
     assert code == "WG002" and why, "an insert of a new tensor must be a fill whose owner is checked"
+
+
+@pytest.mark.parametrize(
+    ("fill", "reason"),
+    [
+        (
+            "def step(model: nn.Module, x: torch.Tensor):\n    try:\n        model(x)\n    except RuntimeError as error:\n"
+            "        names.add(error)\n",
+            "no owner is shown for `error`",
+        ),
+        ("def keep(model: nn.Module):\n    names.add(model.forward)\n", "built where it is filled (`model.forward` binds the module"),
+    ],
+)
+def test_what_holds_a_module_one_step_removed_is_reported_and_never_held_weakly(fill: str, reason: str) -> None:
+    """A caught exception (its traceback keeps the frame's model) and a bound method (a new object on each
+    read, holding its module) pin what they hold; a weak set would drop them at once, since nothing else
+    refers to them: the exception's only owner is its handler's name, the bound method's the read that made it."""
+    code, why = decide(fill, HEAD.replace("names = {}", "names = set()"))
+    assert code == "WG002" and reason in why, why
