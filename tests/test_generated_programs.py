@@ -55,8 +55,8 @@ def fixable(text: str, tree: ast.Module) -> list[Finding]:
 
 #: Rules whose findings the codemod leaves to a human: a workspace (the container is its objects' only
 #: owner), finalizers that hold their object (a new callback), hooks whose handle is dropped (a place to
-#: remove them).
-NEVER_FIXED = {"WG007", "WG009", "WG010"}
+#: remove them), a long-lived instance's attribute (a place to set it back).
+NEVER_FIXED = {"WG007", "WG009", "WG010", "WG011"}
 #: One program per rule, each drawn through the same property as the generated ones: which rules a random
 #: (or derandomized) draw reaches changes with the hypothesis release, so the coverage check rests on these.
 RULE_EXAMPLES = {
@@ -72,6 +72,10 @@ RULE_EXAMPLES = {
     "WG010": (
         "import torch\nfrom torch import nn\n\n\nclass Probe:\n    def __init__(self, model: nn.Module):\n"
         "        model.register_forward_hook(self.keep)\n\n    def keep(self, module, inputs, output):\n        self.last = output\n"
+    ),
+    "WG011": (
+        "import torch\nfrom torch import nn\n\n\nclass Session:\n    def start(self, model: nn.Module):\n"
+        "        self.model = model\n\n\nSESSION = Session()\n"
     ),
     "several": "import torch\nfrom torch import nn\nnames = {}\nseen = set()\n\n\ndef remember(module: nn.Module, name: str):\n    names[module] = name\n    seen.add(module)\n",
 }

@@ -481,7 +481,7 @@ def _module_class(survey: Survey, expr: ast.expr) -> Optional[ClassInfo]:
     return None
 
 
-def _instance_keeping_metaclass(survey: Survey, info: ClassInfo) -> Optional[str]:
+def instance_keeping_metaclass(survey: Survey, info: ClassInfo) -> Optional[str]:
     """The metaclass, of the class or of a local base, whose ``__call__`` keeps the one instance it creates
     (``class Manager(metaclass=Singleton)``, ``Singleton`` defined here or imported from another project
     module): that instance and what it holds live as long as the metaclass's table, the whole process. A
@@ -529,7 +529,7 @@ def _settle_candidates(survey: Survey, pending: _Pending, vocabulary: Vocabulary
         if created is not None and created.kind is None:
             survey.singletons[f"{holder.name}.{attribute}"] = created.name
     for owner in {owner.name: owner for owner, _, _ in pending.self_containers}.values():
-        metaclass = _instance_keeping_metaclass(survey, owner)
+        metaclass = instance_keeping_metaclass(survey, owner)
         if metaclass is not None:
             survey.singletons[f"{owner.name}()"] = owner.name  # ``Manager()`` is the one instance, wherever it is called
     singleton_lineage = {

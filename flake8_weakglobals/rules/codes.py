@@ -31,6 +31,7 @@ RULES: dict[str, Rule] = {
         Rule("WG008", "module- or class-level dict holding modules, parameters or tensors as values"),
         Rule("WG009", "weakref.finalize or weakref.ref callback that refers to its own object"),
         Rule("WG010", "hook that stashes what it sees, registered on a module handed in, its handle dropped"),
+        Rule("WG011", "long-lived instance's attribute set to a module, parameter or tensor handed to it, never set back"),
     )
 }
 #: Reported by the flake8 plugin, at line 1, when the analysis itself fails on a file (a bug of ours): the
@@ -156,6 +157,9 @@ def advice(finding: Finding) -> str:
     elif code == "WG010":
         why = "the module keeps the hook, and the hook the object with what it stores, for as long as the module lives"
         how = "keep the handle and remove the hook when done"
+    elif code == "WG011":
+        why = "the instance lives as long as the process, and keeps what it was handed until the next call replaces it"
+        how = "set the attribute back to None when done, or hold it weakly"
     elif code == "WG008":
         why = f"its values stay alive {'as long as the class exists' if finding.scope == 'class' else 'for the life of the process'}"
         how = "hold them in a WeakValueMap, which drops an entry when its value is collected"

@@ -1,0 +1,152 @@
+"""WG011: an attribute of a long-lived instance that a method sets to a module or tensor handed to it.
+
+A session, context or engine object kept for the whole process (a module-level instance, one a class keeps
+in ``cls._instance``, one a singleton metaclass keeps) holds whatever its methods store on ``self``. When a
+method stores what its caller handed it (``def initialize(self, model: nn.Module): self.model = model``) and
+nothing ever sets the attribute back (``self.model = None``, ``del self.model``, outside ``__init__``), the
+caller's model stays alive after the caller is done with it, until the next call replaces it. WG001-WG008
+see containers; this is the same pin in a plain attribute.
+
+What the instance builds for itself (``self.buffer = torch.zeros(n)``), what it is given at import (a
+module-level object, owned by the module anyway) and an instance that is itself a module (a module-level
+model owns its tensors by design) are not reported. Found from one module: a store through the singleton's
+name in another module, or a release there, is not seen.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Callable, Iterator, Optional
+
+from ..analysis.evidence import Evidence, Obj, text
+from ..analysis.framework_types import describe
+from ..analysis.survey import ClassInfo, Survey, instance_keeping_metaclass
+from ..syntax.scopes import FunctionNode, function_parameters
+from .findings import Evidence as Proof, Finding
+
+#: The rule page of WG011 (``docs.py`` gathers it with the other families').
+DOCS: dict[str, str] = {
+    "WG011": """\
+*An attribute of a long-lived instance (module-level, kept by its class, or by a singleton metaclass) that a
+method sets to a module, parameter or tensor its caller handed it, and that nothing sets back.*
+
+- **Why it matters**: the instance lives as long as the process, so the model (or the tensor) a caller
+  handed it stays alive after the caller is done, until the next call replaces it: a session or context
+  object that keeps the last model it was given keeps all its parameters and, through them, their
+  gradients and optimizer state.
+- **Example**: `SESSION = Session()` with `def initialize(self, model: nn.Module): self.model = model`.
+- **Fix**: none automatic. Set the attribute back to `None` when the work that needed it is done (a
+  `reset()`, `finalize()` or `__exit__`), or hold it weakly (`weakref.ref(model)`) if the instance only
+  needs to reach it while the caller keeps it.
+- **Fix safety**: not applicable.
+- **Known false positives**: an instance meant to hold its model for the life of the process (an
+  inference worker's context: an intended pin). An attribute set back from another module (`SESSION.model =
+  None` elsewhere) is not seen; silence it with `# noqa: WG011`.
+""",
+}
+
+
+def judge_singleton_state(module: ast.Module, survey: Survey, evidence_of: Callable[[], Evidence]) -> list[Finding]:
+    """WG011 for each attribute a long-lived instance's method sets to an object its caller handed it, with
+    no release of that attribute in the class (outside ``__init__``, unless the class calls ``__init__``
+    again) nor through the instance's name in the module."""
+    holders = _long_lived_classes(survey)
+    if not holders:
+        return []
+    found = []
+    evidence: Optional[Evidence] = None
+    for info, holder in holders.items():
+        lineage = list(survey.lineage(info))
+        stores = list(_stores_on_self(lineage, survey))
+        if not stores:
+            continue
+        released = _released(lineage, survey, holder, module)
+        for target, value, method in stores:
+            attribute = target.attr
+            if attribute in released:
+                continue
+            evidence = evidence or evidence_of()
+            held = evidence.of(value)
+            if not (isinstance(held, Obj) and held.foreign and not held.built and not held.owned and not held.module_held):
+                continue
+            found.append(_finding(info, holder, target, method, held))
+            released.add(attribute)  # one finding per attribute: its first store
+    return found
+
+
+def _long_lived_classes(survey: Survey) -> dict[ClassInfo, str]:
+    """The module's classes whose instances live for the process, each with how code names its instance:
+    module-level instances and class-held ones (``survey.singletons``), and classes made by a metaclass that
+    keeps their one instance. Framework classes (a module-level model) own what they hold by design."""
+    holders: dict[ClassInfo, str] = {}
+    for name, class_name in survey.singletons.items():
+        holders.setdefault(survey.classes[class_name], name)
+    for info in survey.classes.values():
+        if info not in holders and any(k.arg == "metaclass" for a in survey.lineage(info) for k in a.node.keywords):
+            if instance_keeping_metaclass(survey, info) is not None:
+                holders[info] = f"{info.name}()"
+    return {info: holder for info, holder in holders.items() if info.kind is None and "<locals>" not in info.name}
+
+
+def _stores_on_self(lineage: list[ClassInfo], survey: Survey) -> Iterator[tuple[ast.Attribute, ast.expr, FunctionNode]]:
+    """``self.X = value`` in the instance methods other than ``__init__`` (what ``__init__`` is given, the
+    code that builds the instance hands over once, at import for a module-level instance)."""
+    for cls in lineage:
+        for method in cls.methods.values():
+            if method in survey.unbound_methods or method.name == "__init__" or not function_parameters(method):
+                continue
+            me = function_parameters(method)[0].arg
+            for node in ast.walk(method):
+                if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    for target in targets:
+                        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == me:
+                            yield target, node.value, method
+
+
+def _released(lineage: list[ClassInfo], survey: Survey, holder: str, module: ast.Module) -> set[str]:
+    """Attributes the class sets to ``None`` or deletes outside ``__init__`` (or in it, when the class calls
+    ``__init__`` again to reset), or that the module sets back through the instance's name."""
+    released: set[str] = set()
+    reinitialised = any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "__init__"
+        and not (isinstance(node.func.value, ast.Call) and text(node.func.value.func) == "super")
+        for cls in lineage for method in cls.methods.values() for node in ast.walk(method)
+    )
+    for cls in lineage:
+        for method in cls.methods.values():
+            if method.name == "__init__" and not reinitialised:
+                continue
+            parameters = function_parameters(method)
+            me = parameters[0].arg if parameters else None
+            released |= _set_back(method, lambda target: isinstance(target, ast.Name) and target.id == me)
+    released |= _set_back(module, lambda target: text(target) == holder)
+    return released
+
+
+def _set_back(root: ast.AST, is_instance: Callable[[ast.expr], bool]) -> set[str]:
+    found = set()
+    for node in ast.walk(root):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value is None:
+            found |= {t.attr for t in node.targets if isinstance(t, ast.Attribute) and is_instance(t.value)}
+        elif isinstance(node, ast.Delete):
+            found |= {t.attr for t in node.targets if isinstance(t, ast.Attribute) and is_instance(t.value)}
+    return found
+
+
+def _finding(info: ClassInfo, holder: str, target: ast.Attribute, method: FunctionNode, held: Obj) -> Finding:
+    line = target.lineno
+    return Finding(
+        code="WG011",
+        line=line,
+        col=target.col_offset,
+        name=f"{holder}.{target.attr}",
+        kind="attribute",
+        scope="instance",
+        holds=(held.kind,),
+        evidence=Proof(held.line or line, held.why),
+        message=(
+            f"WG011 long-lived `{holder}` keeps `self.{target.attr}`, which `{info.name}.{method.name}` sets to "
+            f"{describe(held.kind)} its caller hands it ({held.cited(line)}), and nothing sets it back"
+        ),
+        fix_reason="set it back to None when the work that needs it is done, or hold it weakly",
+    )
