@@ -56,10 +56,11 @@ def judge_singleton_state(module: ast.Module, survey: Survey, evidence_of: Calla
     evidence: Optional[Evidence] = None
     for info, holder in holders.items():
         lineage = list(survey.lineage(info))
-        stores = list(_stores_on_self(lineage, survey))
-        if not stores:
+        stores = [store for store in _stores_on_self(lineage, survey) if not isinstance(store[1], _PLAIN)]
+        if not stores or info.kind is not None:  # a module-level model owns what it holds by design
             continue
-        released = _released(lineage, survey, holder, module)
+        released = _released_by_the_class(lineage, survey)
+        released_here: Optional[set[str]] = None  # through the instance's name: one walk of the module, if asked
         for target, value, method in stores:
             attribute = target.attr
             if attribute in released:
@@ -68,9 +69,16 @@ def judge_singleton_state(module: ast.Module, survey: Survey, evidence_of: Calla
             held = evidence.of(value)
             if not (isinstance(held, Obj) and held.foreign and not held.built and not held.owned and not held.module_held):
                 continue
+            released_here = _set_back(module, lambda target: text(target) == holder) if released_here is None else released_here
+            if attribute in released_here:
+                continue
             found.append(_finding(info, holder, target, method, held))
             released.add(attribute)  # one finding per attribute: its first store
     return found
+
+
+#: Values no framework object can be: skipped before any evidence is built
+_PLAIN = (ast.Constant, ast.JoinedStr, ast.Compare, ast.BoolOp)
 
 
 def _long_lived_classes(survey: Survey) -> dict[ClassInfo, str]:
@@ -84,7 +92,7 @@ def _long_lived_classes(survey: Survey) -> dict[ClassInfo, str]:
         if info not in holders and any(k.arg == "metaclass" for a in survey.lineage(info) for k in a.node.keywords):
             if instance_keeping_metaclass(survey, info) is not None:
                 holders[info] = f"{info.name}()"
-    return {info: holder for info, holder in holders.items() if info.kind is None and "<locals>" not in info.name}
+    return {info: holder for info, holder in holders.items() if "<locals>" not in info.name}
 
 
 def _stores_on_self(lineage: list[ClassInfo], survey: Survey) -> Iterator[tuple[ast.Attribute, ast.expr, FunctionNode]]:
@@ -103,9 +111,9 @@ def _stores_on_self(lineage: list[ClassInfo], survey: Survey) -> Iterator[tuple[
                             yield target, node.value, method
 
 
-def _released(lineage: list[ClassInfo], survey: Survey, holder: str, module: ast.Module) -> set[str]:
+def _released_by_the_class(lineage: list[ClassInfo], survey: Survey) -> set[str]:
     """Attributes the class sets to ``None`` or deletes outside ``__init__`` (or in it, when the class calls
-    ``__init__`` again to reset), or that the module sets back through the instance's name."""
+    ``__init__`` again to reset)."""
     released: set[str] = set()
     reinitialised = any(
         isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "__init__"
@@ -119,7 +127,6 @@ def _released(lineage: list[ClassInfo], survey: Survey, holder: str, module: ast
             parameters = function_parameters(method)
             me = parameters[0].arg if parameters else None
             released |= _set_back(method, lambda target: isinstance(target, ast.Name) and target.id == me)
-    released |= _set_back(module, lambda target: text(target) == holder)
     return released
 
 
