@@ -135,6 +135,29 @@ HAND_WRITTEN_CACHE = (
 )
 
 
+#: Why a finding matters and what to do, for the codes whose words do not depend on the finding.
+_ADVICE: dict[str, tuple[str, str]] = {
+    "WG005": ("it pins the values, and returns stale hits once an id is reused", "key it by the object in a WeakIdMap"),
+    "WG006": (
+        "the cache is a process-wide dict with strong keys that keeps them alive",
+        "use weak_lru_cache / weak_cache, lru_cache with freeing: an entry goes when its argument (or self) is collected",
+    ),
+    "WG007": ("a workspace that lives for the whole process, not a leak of someone else's objects", "free it when done if it is large"),
+    "WG009": (
+        "the process-wide finalizer registry keeps the object alive through its own callback",
+        "pass only what the cleanup needs, never the object or its bound methods",
+    ),
+    "WG010": (
+        "the module keeps the hook, and the hook the object with what it stores, for as long as the module lives",
+        "keep the handle and remove the hook when done",
+    ),
+    "WG011": (
+        "the instance lives as long as the process, and keeps what it was handed until the next call replaces it",
+        "set the attribute back to None when done, or hold it weakly",
+    ),
+}
+
+
 def advice(finding: Finding) -> str:
     """Why one finding matters and what to do about it, in a sentence: what ``--show-source`` prints under
     the finding's source (the whole entry is ``--explain``'s)."""
@@ -142,24 +165,8 @@ def advice(finding: Finding) -> str:
     if code == "WG004":
         why = "lookups compare keys with == and raise 'Boolean value of Tensor with more than one value is ambiguous'"
         how = f"use {'StrictWeakIdSet' if finding.kind == 'WeakSet' else 'StrictWeakIdMap'}, which compares by identity"
-    elif code == "WG005":
-        why = "it pins the values, and returns stale hits once an id is reused"
-        how = "key it by the object in a WeakIdMap"
-    elif code == "WG006":
-        why = "the cache is a process-wide dict with strong keys that keeps them alive"
-        how = "use weak_lru_cache / weak_cache, lru_cache with freeing: an entry goes when its argument (or self) is collected"
-    elif code == "WG007":
-        why = "a workspace that lives for the whole process, not a leak of someone else's objects"
-        how = "free it when done if it is large"
-    elif code == "WG009":
-        why = "the process-wide finalizer registry keeps the object alive through its own callback"
-        how = "pass only what the cleanup needs, never the object or its bound methods"
-    elif code == "WG010":
-        why = "the module keeps the hook, and the hook the object with what it stores, for as long as the module lives"
-        how = "keep the handle and remove the hook when done"
-    elif code == "WG011":
-        why = "the instance lives as long as the process, and keeps what it was handed until the next call replaces it"
-        how = "set the attribute back to None when done, or hold it weakly"
+    elif code in _ADVICE:
+        why, how = _ADVICE[code]
     elif code == "WG008":
         why = f"its values stay alive {'as long as the class exists' if finding.scope == 'class' else 'for the life of the process'}"
         how = "hold them in a WeakValueMap, which drops an entry when its value is collected"
