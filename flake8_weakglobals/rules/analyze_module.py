@@ -19,7 +19,7 @@ from ..analysis.imported_kinds import Imported
 from ..analysis.survey import Survey, survey_module
 from ..analysis.uses import UseClassifier, collect
 from ..index.project import ModuleContext
-from ..syntax.scopes import COMPOUND, Scopes, nested_blocks
+from ..syntax.scopes import Scopes, returned_function
 from ..analysis.memo_decorators import memo_decorators
 from .caches import judge_cache, judge_kept_by_cache, judge_memo_decorator
 from .containers import ContainerJudge
@@ -91,7 +91,7 @@ def _hooks(calls: list[ast.Call], scopes: Scopes, survey: Survey) -> dict[ast.AS
             hook = hook.args[0] if bound_first >= 0 else None
         if isinstance(hook, ast.Call) and isinstance(hook.func, ast.Name):  # ``save_output(name)``: a closure factory
             factory = _defined(hook.func, scopes)
-            hook = _returned_function(factory) if isinstance(factory, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+            hook = returned_function(factory) if isinstance(factory, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
         if isinstance(hook, ast.Lambda) or isinstance(hook, (ast.FunctionDef, ast.AsyncFunctionDef)):
             function = hook
         elif isinstance(hook, ast.Name):
@@ -110,20 +110,3 @@ def _defined(name: ast.Name, scopes: Scopes) -> Optional[ast.AST]:
     resolved = scopes.resolve(name.id, name)
     definitions = [binding.node for binding in resolved[1] if binding.how == "def"] if resolved else []
     return definitions[0] if len(definitions) == 1 else None
-
-
-def _returned_function(factory: ast.FunctionDef | ast.AsyncFunctionDef) -> Optional[ast.AST]:
-    """What a hook factory returns, when every ``return`` of its own gives one function it defines (``def
-    hook(...): ...; return hook``) or one lambda: the hook each call of the factory makes."""
-    nested = {statement.name: statement for statement in factory.body if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    returned: list[Optional[ast.AST]] = []
-    pending = [factory.body]
-    while pending:  # its own statements: not those of the functions it defines
-        for statement in pending.pop():
-            if type(statement) in COMPOUND:
-                pending.extend(nested_blocks(statement))
-            if not isinstance(statement, ast.Return):
-                continue
-            value = statement.value
-            returned.append(nested.get(value.id) if isinstance(value, ast.Name) else value if isinstance(value, ast.Lambda) else None)
-    return returned[0] if returned and all(found is not None and found is returned[0] for found in returned) else None

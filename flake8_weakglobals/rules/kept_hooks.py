@@ -21,7 +21,7 @@ from ..analysis.evidence import Evidence, Obj, text
 from ..analysis.framework_types import MODULE
 from ..analysis.survey import ClassInfo, Survey
 from ..syntax.mentions import Mentions
-from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters
+from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters, returned_function
 from .findings import Evidence as Proof, Finding
 
 #: The rule page of WG010 (``docs.py`` gathers it with the other families').
@@ -89,7 +89,9 @@ def _dropped_registrations(method: FunctionNode, registrars: frozenset[str]) -> 
 
 def _judge(call: ast.Call, method: FunctionNode, info: ClassInfo, survey: Survey, evidence_of: Callable[[], Evidence]) -> Optional[Finding]:
     me = function_parameters(method)[0].arg
-    hook = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "hook"), None)
+    hook = written = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "hook"), None)
+    if isinstance(hook, ast.Call) and survey.names.qualify(hook.func) == "functools.partial" and hook.args:
+        hook = hook.args[0]  # ``partial(self._hook, name)`` runs ``self._hook``
     held = _hook_holding_self(hook, me, method, info, survey) if hook is not None else None
     if held is None:
         return None
@@ -104,7 +106,7 @@ def _judge(call: ast.Call, method: FunctionNode, info: ClassInfo, survey: Survey
     kind = evidence_of().of(module)
     if not (isinstance(kind, Obj) and kind.kind == MODULE):
         return None
-    spelled = f"{text(call.func)}({text(hook)})"
+    spelled = f"{text(call.func)}({text(written)})"
     stash = f"`{text(stored)}`, line {stored.lineno}"
     return Finding(
         code="WG010",
@@ -126,8 +128,6 @@ def _judge(call: ast.Call, method: FunctionNode, info: ClassInfo, survey: Survey
 def _hook_name(hook: ast.expr, info: ClassInfo, method: FunctionNode) -> str:
     """What the finding names: the method the hook is, or that makes it (``Wrapper._hook``,
     ``ModelWithHooks.forward_hook``), else the method that registers it."""
-    if isinstance(hook, ast.Call) and hook.args and isinstance(hook.func, (ast.Name, ast.Attribute)) and text(hook.func).endswith("partial"):
-        hook = hook.args[0]
     target = hook.func if isinstance(hook, ast.Call) else hook
     if isinstance(target, ast.Attribute):
         return f"{info.name}.{target.attr}"
@@ -138,16 +138,14 @@ def _hook_holding_self(
     hook: ast.expr, me: str, method: FunctionNode, info: ClassInfo, survey: Survey
 ) -> Optional[tuple[FunctionNode | ast.Lambda, str]]:
     """The function a hook runs and the name ``self`` has inside it, when the hook holds ``self``: a bound
-    method (``self._hook``, or through ``functools.partial``), a closure a method of the class returns
+    method (``self._hook``), a closure a method of the class returns
     (``self.forward_hook(name)``), or a nested function or lambda of ``method`` that uses ``self``."""
-    if isinstance(hook, ast.Call) and survey.names.qualify(hook.func) == "functools.partial" and hook.args:
-        hook = hook.args[0]
     if isinstance(hook, ast.Attribute) and isinstance(hook.value, ast.Name) and hook.value.id == me:
         bound = _instance_method(info, hook.attr, survey)
         return (bound, function_parameters(bound)[0].arg) if bound is not None else None
     if isinstance(hook, ast.Call) and isinstance(hook.func, ast.Attribute) and isinstance(hook.func.value, ast.Name) and hook.func.value.id == me:
         factory = _instance_method(info, hook.func.attr, survey)
-        closure = _returned_closure(factory) if factory is not None else None
+        closure = returned_function(factory) if factory is not None else None
         return (closure, function_parameters(factory)[0].arg) if closure is not None else None  # type: ignore[arg-type]
     if isinstance(hook, ast.Lambda):
         return hook, me
@@ -162,18 +160,6 @@ def _instance_method(info: ClassInfo, name: str, survey: Survey) -> Optional[Fun
         if name in cls.methods:
             found = cls.methods[name]
             return found if found not in survey.unbound_methods and function_parameters(found) else None
-    return None
-
-
-def _returned_closure(factory: FunctionNode) -> Optional[FunctionNode | ast.Lambda]:
-    """The nested function or lambda a method returns (``def _hook(...): ...; return _hook``)."""
-    nested = {s.name: s for s in factory.body if isinstance(s, FUNCTIONS)}
-    for node in ast.walk(factory):
-        if isinstance(node, ast.Return) and node.value is not None:
-            if isinstance(node.value, ast.Name) and node.value.id in nested:
-                return nested[node.value.id]
-            if isinstance(node.value, ast.Lambda):
-                return node.value
     return None
 
 

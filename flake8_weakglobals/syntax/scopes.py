@@ -291,3 +291,20 @@ def _bind_target(found: ScopeBindings, target: ast.AST, how: str, source: ast.AS
                 _bind_target(found, element, how, source, (*path, index))
     elif isinstance(target, ast.Starred):
         _bind_target(found, target.value, "opaque", source, ())
+
+
+def returned_function(factory: FunctionNode) -> Optional[FunctionNode | ast.Lambda]:
+    """What a hook factory returns, when every ``return`` of its own gives one function it defines (``def
+    hook(...): ...; return hook``) or one lambda: the hook each call of the factory makes."""
+    nested = {statement.name: statement for statement in factory.body if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    returned: list[Optional[ast.AST]] = []
+    pending = [factory.body]
+    while pending:  # its own statements: not those of the functions it defines
+        for statement in pending.pop():
+            if type(statement) in COMPOUND:
+                pending.extend(nested_blocks(statement))
+            if not isinstance(statement, ast.Return):
+                continue
+            value = statement.value
+            returned.append(nested.get(value.id) if isinstance(value, ast.Name) else value if isinstance(value, ast.Lambda) else None)
+    return returned[0] if returned and all(found is not None and found is returned[0] for found in returned) else None  # type: ignore[return-value]
