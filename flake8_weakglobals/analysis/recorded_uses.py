@@ -50,6 +50,9 @@ class SlotUses:
     #: Functions that remove from it in a ``finally`` block, or are an ``__exit__``: what they (or the
     #: ``__enter__`` beside them) put there is taken out again at the end of every use
     undoing: set[ast.AST] = field(default_factory=set)
+    #: Functions that take something out of it, on any path: a method of the filling class that calls one in
+    #: a ``finally`` closes what the class opened (``finish(): try: ... finally: self._release()``)
+    removing: set[ast.AST] = field(default_factory=set)
     #: ``(function, line)``: a function that takes out again, on its normal path, what it put in (a staging
     #: map drained once a block's pieces are in: ``del X[block]``, ``X.pop(i) for i in ...``, ``X.clear()``).
     #: Its fills before that line last that call only.

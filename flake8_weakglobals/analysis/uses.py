@@ -146,8 +146,10 @@ class UseClassifier:
             ]
         if through_instance and len(uses.subscript_reads) > reads:  # ``self.X[k].append(v)`` on a defaultdict
             uses.subscript_reads[reads:] = [replace(fill, through_instance=True) for fill in uses.subscript_reads[reads:]]
-        if len(uses.removals) > removals and isinstance(scope, FUNCTIONS) and (scope.name == "__exit__" or self._in_finally(node, scope)):
-            uses.undoing.add(scope)
+        if len(uses.removals) > removals and isinstance(scope, FUNCTIONS):
+            uses.removing.add(scope)
+            if scope.name == "__exit__" or self._in_finally(node, scope):
+                uses.undoing.add(scope)
         if function is not None and self._runs_at_exit(function):
             uses.blockers.append((node.lineno, f"`{function.name}` reads it at exit, registered with `atexit`, after the objects' owners are gone"))
         if len(uses.removals) > removals:

@@ -20,6 +20,7 @@ from ..analysis.recorded_uses import Definition, Fill, SlotUses
 from ..analysis.survey import KeptArgument, Survey
 from ..analysis.uses import id_argument, statement_text
 from ..syntax.container_expressions import ContainerType, Member, initial_members, root_name
+from ..syntax.scopes import function_parameters
 from . import codes
 from .container_fix import FixSafety, annotation_edits, constructor_edit, runtime_class
 from .findings import Edit, EditKind, Evidence as Proof, Finding, Span
@@ -415,18 +416,31 @@ class ContainerJudge:
 
     def _undone_after_use(self, fill: Fill, uses: SlotUses) -> bool:
         """A fill taken out again at the end of every use: in a ``finally`` of the function that makes it
-        (``stack.append(m)``; ``try: ...; finally: stack.pop()``), by the ``__exit__`` of the class whose
-        ``__enter__`` makes it, or drained later on the same function's normal path (a staging map). It pins
-        nothing past that use."""
+        (``stack.append(m)``; ``try: ...; finally: stack.pop()``), drained later on the same function's
+        normal path (a staging map), or closed by its own class (``_closed_by_its_class``). It pins nothing
+        past that use."""
         function = fill.function
         if function is None:
             return False
         if function in uses.undoing or any(drained is function and line > fill.line for drained, line in uses.drains):
             return True
-        owner = self.survey.method_owner.get(function)
-        if owner is None or getattr(function, "name", "") != "__enter__":
+        return self._closed_by_its_class(function, uses)
+
+    def _closed_by_its_class(self, method: ast.AST, uses: SlotUses) -> bool:
+        """A method's fill that its class takes out again on a way out no error skips: in its ``__exit__``,
+        or in a ``finally`` of one of its methods, there or through a method of its own called there
+        (``finish(): try: ... finally: self._release()``). A session that registers itself while it runs,
+        as a ``with`` block would: the class manages the lifetime. A removal only on a normal path, or by
+        another class, is no such promise."""
+        owner = self.survey.method_owner.get(method)
+        if owner is None or not uses.removing:
             return False
-        return any(cls.methods.get("__exit__") in uses.undoing for cls in self.survey.lineage(owner))
+        methods: dict[str, ast.AST] = {}
+        for cls in self.survey.lineage(owner):  # nearest first: an override hides its base's method
+            for name, function in cls.methods.items():
+                methods.setdefault(name, function)
+        releasing = {name for name, function in methods.items() if function in uses.removing}
+        return any(function in uses.undoing or _finally_calls_own(function, releasing) for function in methods.values())
 
     def _holds_classes(self, uses: SlotUses) -> bool:
         """``{"basic": BasicBlock, ...}``: a registry whose own definition holds classes holds classes, whatever
@@ -597,6 +611,20 @@ class ContainerJudge:
                 yield from annotation_edits(definition.annotation, runtime, self.survey.names)
         if code == "WG005":
             yield from (Edit(EditKind.UNWRAP_ID, Span.of(call), "") for call in uses.id_calls)
+
+
+def _finally_calls_own(method: ast.AST, names: set[str]) -> bool:
+    """Whether a ``finally`` of ``method`` calls ``self.NAME()`` for one of ``names``."""
+    parameters = function_parameters(method) if names else []  # type: ignore[arg-type]
+    if not parameters:
+        return False
+    own = parameters[0].arg
+    return any(
+        isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in names
+        and isinstance(call.func.value, ast.Name) and call.func.value.id == own
+        for node in ast.walk(method) if isinstance(node, ast.Try)
+        for statement in node.finalbody for call in ast.walk(statement)
+    )
 
 
 def _primary(uses: SlotUses, containers: list[Definition]) -> Definition:
