@@ -16,6 +16,7 @@ from typing import Iterator, Optional, Union
 from ..syntax.container_expressions import ContainerType, classify
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names, base_class
+from ..syntax.scopes import every_statement
 
 CACHE_FUNCTIONS = frozenset({"functools.lru_cache", "functools.cache"})
 _CACHE_FUNCTION_NAMES = frozenset(name.rpartition(".")[2] for name in CACHE_FUNCTIONS)  # a wrapper calls one
@@ -174,7 +175,7 @@ def _holdings(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int]]:  
     receiver = init.args.args[0].arg
     annotations = {a.arg: a.annotation for a in [*init.args.args, *init.args.kwonlyargs] if a.annotation is not None}
     found = []
-    for node in ast.walk(init):
+    for node in every_statement(init.body):  # stores are statements: no expression is entered
         if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None and isinstance(node, ast.Assign):
             continue
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -301,7 +302,7 @@ def _instance_containers(cls: ast.ClassDef, names: Names) -> dict[str, tuple[int
     for method in cls.body:
         if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.args.args:
             receiver = method.args.args[0].arg
-            for node in ast.walk(method):
+            for node in every_statement(method.body):
                 if isinstance(node, ast.Assign) and len(node.targets) == 1:
                     target = node.targets[0]
                     if isinstance(target, ast.Attribute) and getattr(target.value, "id", None) == receiver:

@@ -20,7 +20,7 @@ from ..analysis.recorded_uses import Definition, Fill, SlotUses
 from ..analysis.survey import KeptArgument, Survey
 from ..analysis.uses import id_argument, statement_text
 from ..syntax.container_expressions import ContainerType, Member, initial_members, root_name
-from ..syntax.scopes import function_parameters
+from ..syntax.scopes import FunctionNode, every_statement, function_parameters
 from . import codes
 from .container_fix import FixSafety, annotation_edits, constructor_edit, runtime_class
 from .findings import Edit, EditKind, Evidence as Proof, Finding, Span
@@ -435,7 +435,7 @@ class ContainerJudge:
         owner = self.survey.method_owner.get(method)
         if owner is None or not uses.removing:
             return False
-        methods: dict[str, ast.AST] = {}
+        methods: dict[str, FunctionNode] = {}
         for cls in self.survey.lineage(owner):  # nearest first: an override hides its base's method
             for name, function in cls.methods.items():
                 methods.setdefault(name, function)
@@ -613,17 +613,17 @@ class ContainerJudge:
             yield from (Edit(EditKind.UNWRAP_ID, Span.of(call), "") for call in uses.id_calls)
 
 
-def _finally_calls_own(method: ast.AST, names: set[str]) -> bool:
+def _finally_calls_own(method: FunctionNode, names: set[str]) -> bool:
     """Whether a ``finally`` of ``method`` calls ``self.NAME()`` for one of ``names``."""
-    parameters = function_parameters(method) if names else []  # type: ignore[arg-type]
+    parameters = function_parameters(method) if names else []
     if not parameters:
         return False
     own = parameters[0].arg
     return any(
         isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in names
         and isinstance(call.func.value, ast.Name) and call.func.value.id == own
-        for node in ast.walk(method) if isinstance(node, ast.Try)
-        for statement in node.finalbody for call in ast.walk(statement)
+        for node in every_statement(method.body) if getattr(node, "finalbody", None)
+        for statement in node.finalbody for call in ast.walk(statement)  # type: ignore[attr-defined]
     )
 
 

@@ -20,7 +20,7 @@ from typing import Callable, Iterator, Optional
 from ..analysis.evidence import Evidence, Obj, text
 from ..analysis.framework_types import describe
 from ..analysis.survey import ClassInfo, Survey, instance_keeping_metaclass
-from ..syntax.scopes import FunctionNode, function_parameters
+from ..syntax.scopes import FunctionNode, every_statement, function_parameters
 from .findings import Evidence as Proof, Finding
 
 #: The rule page of WG011 (``docs.py`` gathers it with the other families').
@@ -69,7 +69,7 @@ def judge_singleton_state(module: ast.Module, survey: Survey, evidence_of: Calla
             held = evidence.of(value)
             if not (isinstance(held, Obj) and held.foreign and not held.built and not held.owned and not held.module_held):
                 continue
-            released_here = _set_back(module, lambda target: text(target) == holder) if released_here is None else released_here
+            released_here = _set_back(module.body, lambda target: text(target) == holder) if released_here is None else released_here
             if attribute in released_here:
                 continue
             found.append(_finding(info, holder, target, method, held))
@@ -103,7 +103,7 @@ def _stores_on_self(lineage: list[ClassInfo], survey: Survey) -> Iterator[tuple[
             if method in survey.unbound_methods or method.name == "__init__" or not function_parameters(method):
                 continue
             me = function_parameters(method)[0].arg
-            for node in ast.walk(method):
+            for node in every_statement(method.body):  # stores are statements: no expression is entered
                 if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                     for target in targets:
@@ -126,13 +126,13 @@ def _released_by_the_class(lineage: list[ClassInfo], survey: Survey) -> set[str]
                 continue
             parameters = function_parameters(method)
             me = parameters[0].arg if parameters else None
-            released |= _set_back(method, lambda target: isinstance(target, ast.Name) and target.id == me)
+            released |= _set_back(method.body, lambda target: isinstance(target, ast.Name) and target.id == me)
     return released
 
 
-def _set_back(root: ast.AST, is_instance: Callable[[ast.expr], bool]) -> set[str]:
+def _set_back(body: list[ast.stmt], is_instance: Callable[[ast.expr], bool]) -> set[str]:
     found = set()
-    for node in ast.walk(root):
+    for node in every_statement(body):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value is None:
             found |= {t.attr for t in node.targets if isinstance(t, ast.Attribute) and is_instance(t.value)}
         elif isinstance(node, ast.Delete):
