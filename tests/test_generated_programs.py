@@ -55,8 +55,8 @@ def fixable(text: str, tree: ast.Module) -> list[Finding]:
 
 #: Rules whose findings the codemod leaves to a human: a workspace (the container is its objects' only
 #: owner), finalizers that hold their object (a new callback), hooks whose handle is dropped (a place to
-#: remove them), a long-lived instance's attribute (a place to set it back).
-NEVER_FIXED = {"WG007", "WG009", "WG010", "WG011"}
+#: remove them), a long-lived instance's attribute or a module's name (a place to set it back).
+NEVER_FIXED = {"WG007", "WG009", "WG010", "WG011", "WG012"}
 #: One program per rule, each drawn through the same property as the generated ones: which rules a random
 #: (or derandomized) draw reaches changes with the hypothesis release, so the coverage check rests on these.
 RULE_EXAMPLES = {
@@ -77,6 +77,7 @@ RULE_EXAMPLES = {
         "import torch\nfrom torch import nn\n\n\nclass Session:\n    def start(self, model: nn.Module):\n"
         "        self.model = model\n\n\nSESSION = Session()\n"
     ),
+    "WG012": "import torch\nfrom torch import nn\nmodel = None\n\n\ndef load():\n    global model\n    model = nn.Linear(2, 2)\n",
     "several": "import torch\nfrom torch import nn\nnames = {}\nseen = set()\n\n\ndef remember(module: nn.Module, name: str):\n    names[module] = name\n    seen.add(module)\n",
 }
 

@@ -86,6 +86,21 @@ class KeptArgument:
     keeper: ImportedKeeper
 
 
+@dataclass(frozen=True)
+class SlotStore:
+    """``global X; X = value`` in a function, or ``cls.X = value`` / ``Owner.X = value`` for a class of the
+    module: a long-lived slot a function fills. ``value`` is None for ``del``; ``X = None`` sets it back."""
+
+    name: str  # ``X``, or ``Owner.X`` for a class attribute
+    target: ast.expr
+    value: Optional[ast.expr]
+    function: FunctionNode
+
+    @property
+    def sets_back(self) -> bool:
+        return self.value is None or (isinstance(self.value, ast.Constant) and self.value.value is None)
+
+
 @dataclass
 class Survey:
     names: Names = field(default_factory=Names)
@@ -108,6 +123,10 @@ class Survey:
     #: Names some function declares ``global``: a module-level binding of one of them may be replaced later,
     #: so what it held at import is not the module's for good
     global_names: set[str] = field(default_factory=set)
+    #: Module-level names and class attributes that functions set (``global X; X = ...``, ``cls.X = ...``)
+    slot_stores: list[SlotStore] = field(default_factory=list)
+    #: Has an ``if __name__ == "__main__":`` block: run as a program, its globals are that run's own state
+    runs_as_script: bool = False
     imported: Imported = NOWHERE
 
     @property
@@ -169,6 +188,8 @@ class _Pending:
     calls: list[tuple[ast.Call, FunctionNode]] = field(default_factory=list)
     #: What ``for p in model.parameters():`` (or ``modules()``, ...) binds, per function
     model_loop_names: dict[FunctionNode, set[str]] = field(default_factory=dict)
+    #: ``Owner.X = value`` (or ``del Owner.X``) in a function, ``Owner`` any name: a slot if it names a class here
+    named_attribute_stores: list[tuple[ast.Attribute, Optional[ast.expr], FunctionNode]] = field(default_factory=list)
 
 
 def _visit(
@@ -219,6 +240,9 @@ def _visit(
             _visit(survey, pending, statement.body, owner=info, function=None, prefix=f"{info.qualname}.")
         elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             _visit_function(survey, pending, statement, owner if function is None else None, at_module, prefix)  # type: ignore[arg-type]
+        elif kind is ast.Delete and in_function:
+            for target in statement.targets:  # type: ignore[attr-defined]
+                _slot_store(survey, pending, target, None, owner, function, declared_global or set())  # type: ignore[arg-type]
         elif kind is ast.Global and declared_global is not None:
             declared_global.update(statement.names)  # type: ignore[attr-defined]
             survey.global_names.update(statement.names)  # type: ignore[attr-defined]
@@ -229,6 +253,7 @@ def _visit(
                     names = {name.id for name in ast.walk(statement.target) if type(name) is ast.Name}  # type: ignore[attr-defined]
                     pending.model_loop_names.setdefault(function, set()).update(names)  # type: ignore[arg-type]
             if at_module and _is_main_guard(statement):
+                survey.runs_as_script = True
                 continue  # ``if __name__ == "__main__":`` binds a script's locals, not module state
             for block in nested_blocks(statement):
                 _visit(survey, pending, block, owner, function, prefix, declared_global)
@@ -314,10 +339,32 @@ def _visit_assignment(
         elif isinstance(target, ast.Attribute) and isinstance(value, ast.Call) and len(targets) == 1:
             cls = owner if function is not None and _is_cls(target.value, function, survey) else None
             pending.class_instances.append((target, value.func, cls))
+        if function is not None and whole is not None and (value is not None or len(targets) == 1):
+            _slot_store(survey, pending, target, value if value is not None else whole, owner, function, declared_global)
         if _is_self_attribute(target, function, owner, survey) and owner is not None:
             owner.self_attributes.add(target.attr)  # type: ignore[union-attr]
             if constructor is not None and constructor.type is not ContainerType.PLACEHOLDER:
                 pending.self_containers.append((owner, target.attr, constructor.type))  # type: ignore[union-attr]
+
+
+def _slot_store(
+    survey: Survey, pending: _Pending, target: ast.expr, value: Optional[ast.expr], owner: Optional[ClassInfo],
+    function: FunctionNode, declared_global: set[str],
+) -> None:
+    """A store into (or ``del`` of) a module-level name the function declares ``global``, or an attribute of
+    ``cls`` in a classmethod or of a name that may be a class here (settled once every class is seen)."""
+    if type(target) is ast.Name:
+        if target.id in declared_global:
+            survey.slot_stores.append(SlotStore(target.id, target, value, function))
+    elif type(target) is ast.Attribute and type(target.value) is ast.Name:
+        if owner is not None and _is_cls(target.value, function, survey):
+            survey.slot_stores.append(SlotStore(f"{owner.name}.{target.attr}", target, value, function))
+        elif not _is_self_attribute(target, function, owner, survey) and not isinstance(value, _PLAIN_VALUES):
+            pending.named_attribute_stores.append((target, value, function))
+
+
+#: Values no framework object can be (``None`` is kept: it sets a slot back)
+_PLAIN_VALUES = (ast.JoinedStr, ast.Compare, ast.BoolOp)
 
 
 def _is_self_attribute(target: ast.AST, function: Optional[FunctionNode], owner: Optional[ClassInfo], survey: Survey) -> bool:
@@ -524,6 +571,10 @@ def _settle_candidates(survey: Survey, pending: _Pending, vocabulary: Vocabulary
         created = cls if cls is not None and ast.dump(callee) == ast.dump(target.value) else _module_class(survey, callee)
         if holder is not None and created is not None and created.kind is None:
             survey.singletons[f"{holder.name}.{target.attr}"] = created.name  # lives as long as the class
+    for target, value, function in pending.named_attribute_stores:
+        named = _module_class(survey, target.value)
+        if named is not None:
+            survey.slot_stores.append(SlotStore(f"{named.name}.{target.attr}", target, value, function))
     for holder, attribute, callee in pending.class_body_instances:
         created = _module_class(survey, callee)
         if created is not None and created.kind is None:

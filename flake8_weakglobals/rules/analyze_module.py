@@ -5,7 +5,7 @@ the codemod (which applies the findings' edits). Pipeline: ``survey`` (statement
 there) -> ``uses`` (one walk of the statements that mention a candidate; references resolved to slots and
 their uses sorted) -> ``evidence`` (what the keys are) -> the judges, one per rule family
 (``containers.py`` for WG001-WG005 and WG007, ``caches.py`` for WG006, ``finalizers.py`` for WG009,
-``kept_hooks.py`` for WG010, ``singleton_state.py`` for WG011), which decide the code
+``kept_hooks.py`` for WG010, ``singleton_state.py`` for WG011, ``kept_slots.py`` for WG012), which decide the code
 and, with ``container_fix.py`` and ``cache_fix.py``, whether and how the codemod may fix it.
 """
 from __future__ import annotations
@@ -25,6 +25,7 @@ from .caches import judge_cache, judge_kept_by_cache, judge_memo_decorator
 from .containers import ContainerJudge
 from .finalizers import judge_finalizers
 from .kept_hooks import judge_kept_hooks
+from .kept_slots import judge_kept_slots
 from .singleton_state import judge_singleton_state
 from .findings import Finding
 
@@ -45,13 +46,14 @@ def analyze(
     built: list[Evidence] = []
 
     def module_evidence() -> Evidence:
-        """The module's evidence for WG010 and WG011, built on first use: most modules never need it."""
+        """The module's evidence for WG010-WG012, built on first use: most modules never need it."""
         if not built:
             built.append(Evidence(scopes, survey, vocabulary, {}, source))
         return built[0]
 
     findings.extend(judge_kept_hooks(survey, module_evidence, MODULE_HOOK_REGISTRARS, source))
     findings.extend(judge_singleton_state(tree, survey, module_evidence))
+    findings.extend(judge_kept_slots(tree, survey, module_evidence))
     if not survey.has_candidates:
         return sorted(findings, key=lambda finding: (finding.line, finding.col, finding.code))
     collected = collect(tree, source, survey, scopes)

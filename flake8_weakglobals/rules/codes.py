@@ -32,6 +32,7 @@ RULES: dict[str, Rule] = {
         Rule("WG009", "weakref.finalize or weakref.ref callback that refers to its own object"),
         Rule("WG010", "hook that stashes what it sees, registered on a module handed in, its handle dropped"),
         Rule("WG011", "long-lived instance's attribute set to a module, parameter or tensor handed to it, never set back"),
+        Rule("WG012", "module-level name or class attribute a function sets to a model (or a tensor handed to it), never set back"),
     )
 }
 #: Reported by the flake8 plugin, at line 1, when the analysis itself fails on a file (a bug of ours): the
@@ -154,6 +155,10 @@ _ADVICE: dict[str, tuple[str, str]] = {
     "WG011": (
         "the instance lives as long as the process, and keeps what it was handed until the next call replaces it",
         "set the attribute back to None when done, or hold it weakly",
+    ),
+    "WG012": (
+        "the module (or class) lives as long as the process, and keeps the model after the work that needed it",
+        "give it an unload that sets it back to None, or # noqa: WG012 where the process is meant to keep it",
     ),
 }
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
-from . import caches, codes, containers, finalizers, kept_hooks, singleton_state
+from . import caches, codes, containers, finalizers, kept_hooks, kept_slots, singleton_state
 
-DOCS: dict[str, str] = dict(sorted({**codes.DOCS, **containers.DOCS, **caches.DOCS, **finalizers.DOCS, **kept_hooks.DOCS, **singleton_state.DOCS}.items()))
+DOCS: dict[str, str] = dict(sorted({**codes.DOCS, **containers.DOCS, **caches.DOCS, **finalizers.DOCS, **kept_hooks.DOCS, **singleton_state.DOCS, **kept_slots.DOCS}.items()))
 
 _README_LINK = re.compile(r"\[([^\]]+)\]\(#[^)]+\)")
 

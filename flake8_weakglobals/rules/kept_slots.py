@@ -1,0 +1,139 @@
+"""WG012: a module-level name or a class attribute that a function sets to a model, and nothing sets back.
+
+A module is imported once and kept for the process, and so is a class: a name a function fills with
+``global model; model = load()``, or an attribute a classmethod fills with ``cls.checker = Checker()``, keeps
+that object after the work that wanted it is done, outside any cache that could free it. The commonest shape
+is a model loaded on first use (``if model is None: model = Net()``) and kept for the process; the other is a
+slot that keeps the last model or batch a caller handed over (``_last = batch``). WG001-WG011 see
+containers, caches, hooks and singletons' attributes; this is the same pin in the plainest place.
+
+Not reported: a slot bound to an object at import (the module's own, replaced later: a default), one some
+function of the module sets back (``X = None``, ``del X``) or restores, what holds no framework object, what
+the module keeps anyway (a module-level model named again), a tensor the function builds itself (a
+workspace: WG007's, opt-in), and the globals of a module run as a program. Found from one module: a store or an unload from another module
+(``worker.model = None`` elsewhere) is not seen.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Callable, Optional
+
+from ..analysis.evidence import Evidence, Obj
+from ..analysis.framework_types import PARAMETER, TENSOR, describe
+from ..analysis.survey import SlotStore, Survey
+from .findings import Evidence as Proof, Finding
+
+#: The rule page of WG012 (``docs.py`` gathers it with the other families').
+DOCS: dict[str, str] = {
+    "WG012": """\
+*A module-level name or class attribute, empty at import (`None`), that a function sets to a module (or an
+object holding one), or to a tensor its caller handed it, and that nothing sets back.*
+
+- **Why it matters**: a module and its classes live as long as the process. A model loaded on first use
+  into a global (`global model; model = Net()`), or into a class attribute (`cls.checker = ...`), stays in
+  memory (often on the GPU) after the work that needed it, outside any cache that could evict it; a slot that
+  keeps the last batch or model it was handed keeps it until the next call.
+- **Example**: `model = None` with `def upscale(x): global model; if model is None: model = Upscaler()`.
+- **Fix**: none automatic. Give the slot an unload that sets it back to `None` (and call it when the work is
+  done), or keep the model in the object that uses it. If the process is meant to keep it (a server's
+  one model), say so with `# noqa: WG012` on the line reported.
+- **Fix safety**: not applicable.
+- **Known false positives**: a model the process keeps on purpose for its whole life (an intended pin: the
+  finding says where it is, `# noqa` says it is meant). An unload in another module (`mod.model = None`) is
+  not seen.
+""",
+}
+
+#: Values no framework object can be: skipped before any evidence is built
+_PLAIN = (ast.Constant, ast.JoinedStr, ast.Compare, ast.BoolOp)
+
+
+def judge_kept_slots(module: ast.Module, survey: Survey, evidence_of: Callable[[], Evidence]) -> list[Finding]:
+    """WG012 for each slot a function fills with a framework object and no function of the module sets back:
+    one finding per slot, at its definition (where ``# noqa`` belongs), else at its first such store."""
+    if not survey.slot_stores:
+        return []
+    set_back = {store.name for store in survey.slot_stores if store.sets_back}
+    found: list[Finding] = []
+    reported: set[str] = set()
+    for store in survey.slot_stores:
+        if store.name in set_back or store.name in reported or isinstance(store.value, _PLAIN) or store.value is None:
+            continue
+        if survey.runs_as_script and "." not in store.name:
+            continue  # a program's globals: its own state, gone when it exits
+        definition = _definition(module, survey, store)
+        if definition is not None and not _empty(definition[1]):
+            continue  # bound to something at import: the module's own object, replaced later (a default)
+        held = evidence_of().of(store.value)
+        if not isinstance(held, Obj) or held.module_held:
+            continue
+        if held.kind in (TENSOR, PARAMETER) and (not held.foreign or (held.built and not held.from_foreign)):
+            continue  # a workspace the function builds for itself (WG007's)
+        if _restored(store, survey):
+            set_back.add(store.name)
+            continue
+        reported.add(store.name)
+        found.append(_finding(store, held, definition[0] if definition is not None else None))
+    return found
+
+
+def _restored(store: SlotStore, survey: Survey) -> bool:
+    """Whether the functions that fill the slot also restore it: a store in a ``finally`` (``try: X = m;
+    yield; finally: X = old``), or of what one of them read from the slot before (``old = X`` ... ``X = old``,
+    ``self.previous = X`` in ``__enter__``, ``X = self.previous`` in ``__exit__``): the slot holds the
+    object only while that work runs, as a context manager's state."""
+    spelled = ast.dump(store.target)
+    loaded = spelled.replace("ctx=Store()", "ctx=Load()")
+    functions = {other.function: None for other in survey.slot_stores if other.name == store.name}
+    assignments = [node for function in functions for node in ast.walk(function) if isinstance(node, ast.Assign)]
+    stores = [node for node in assignments if any(ast.dump(target) == spelled for target in node.targets)]
+    saved = {ast.dump(target).replace("ctx=Store()", "ctx=Load()") for node in assignments if ast.dump(node.value) == loaded for target in node.targets}
+    if any(ast.dump(node.value) in saved for node in stores):
+        return True
+    in_finally = {
+        id(inner) for function in functions for node in ast.walk(function) if isinstance(node, ast.Try)
+        for statement in node.finalbody for inner in ast.walk(statement)
+    }
+    return any(id(node) in in_finally for node in stores)
+
+
+def _definition(module: ast.Module, survey: Survey, store: SlotStore) -> Optional[tuple[ast.expr, Optional[ast.expr]]]:
+    """The slot's own binding at import, ``X = None`` in the module or in the class body for ``Owner.X``: its
+    target and the value it is bound to (None for a bare annotation)."""
+    owner_name, _, attribute = store.name.rpartition(".")
+    owner = survey.classes.get(owner_name) if owner_name else None
+    body = owner.node.body if owner is not None else module.body
+    name = attribute if owner_name else store.name
+    for statement in body:
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target] if isinstance(statement, ast.AnnAssign) else []
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id == name:
+                return target, statement.value  # type: ignore[union-attr]
+    return None
+
+
+def _empty(value: Optional[ast.expr]) -> bool:
+    """``X = None``, or ``X: Optional[nn.Module]`` alone: the slot starts empty and a function fills it."""
+    return value is None or (isinstance(value, ast.Constant) and value.value is None)
+
+
+def _finding(store: SlotStore, held: Obj, definition: Optional[ast.expr]) -> Finding:
+    where = definition if definition is not None else store.target
+    line = store.target.lineno
+    place = "class attribute" if "." in store.name else "module-level name"
+    handed = " its caller hands it" if held.kind in (TENSOR, PARAMETER) else ""
+    return Finding(
+        code="WG012",
+        line=where.lineno,
+        col=where.col_offset,
+        name=store.name,
+        kind="attribute" if "." in store.name else "name",
+        scope="class" if "." in store.name else "module",
+        holds=(held.kind,),
+        evidence=Proof(held.line or line, held.why),
+        message=(
+            f"WG012 {place} `{store.name}` keeps {describe(held.kind)}{handed} for the rest of the process: "
+            f"`{store.function.name}` sets it at line {line} ({held.cited(line)}), and nothing sets it back"
+        ),
+        fix_reason="set it back to None when the work that needs it is done",
+    )
