@@ -505,6 +505,9 @@ class Evidence:
             # keeps those alive for as long as it lives
             around = [found for argument in (*call.args, *(k.value for k in call.keywords)) if isinstance(found := self.of(argument), Obj) and found.foreign]
             return Obj(local.name, f"built by `{text(function)}(...)`", call.lineno, owned=True, holds=held, from_foreign=bool(around))
+        loaded = self._loaded(call)
+        if loaded is not None:
+            return loaded
         qualified = self.names.qualify(function)
         if qualified is None:
             # ``X.float()``, ``X.view(-1)``, ``loss.detach()``: a tensor computed by a method of a tensor
@@ -730,6 +733,21 @@ class Evidence:
                 if isinstance(held, Obj):
                     return statement.target.id, replace(held, line=statement.lineno)
         return None
+
+    def _loaded(self, call: ast.Call) -> Optional[Obj]:
+        """``Net.from_pretrained(path)``, ``Net.from_config(c)``, ``Net.load_from_checkpoint(p)``: a class's
+        alternative constructor (a classmethod named ``from_*``, or Lightning's ``load_from_checkpoint``) builds an
+        instance of the class it is called on: a model when that is a framework class, a holder of one when its
+        instances hold one (a pipeline)."""
+        function = call.func
+        if not (isinstance(function, ast.Attribute) and (function.attr.startswith("from_") or function.attr == "load_from_checkpoint")):
+            return None
+        if not isinstance(function.value, (ast.Name, ast.Attribute)):
+            return None
+        kind = self.kind_of_type(function.value)
+        if kind is None:
+            return None
+        return Obj(kind, f"loaded by `{text(function)}(...)`", call.lineno, owned=True, holds=self.holder_reason(function.value), built=True)
 
     def _local_class(self, expr: ast.AST) -> Optional[ClassInfo]:
         if isinstance(expr, ast.Name) and expr.id in self.survey.classes:
