@@ -135,3 +135,16 @@ def test_a_module_deriving_from_an_ecosystem_base_is_reported_without_the_distri
     assert (done.returncode, done.stderr) == (1, ""), done.stderr
     assert [line.split(" ", 1)[1] for line in done.stdout.splitlines()][0].startswith("WG006 `@functools.lru_cache` on `Model.rope`")
     assert len(done.stdout.splitlines()) == 1, done.stdout
+
+
+def test_a_namespace_directory_inside_an_installed_package_is_unknown(installed: tuple[Path, Path]) -> None:
+    """``ecolib/plugins/`` has no ``__init__.py``: the path finder answers with a namespace portion, whose
+    parent it looks up among the imported modules. Nothing is imported, so that lookup fails; the module is
+    unknown, and the check goes on."""
+    site, project = installed
+    (site / "ecolib" / "plugins").mkdir()
+    (site / "ecolib" / "plugins" / "layers.py").write_text("from torch import nn\n\n\nclass EcoModule(nn.Module):\n    pass\n")
+    (project / "model.py").write_text(USER.replace("ecolib.layers", "ecolib.plugins.layers"))
+    done = run(project, site)
+    assert done.stderr == "", done.stderr
+    assert done.returncode in (0, 1) and "internal error" not in done.stdout, done.stdout

@@ -429,6 +429,8 @@ def installed_module(name: str) -> Optional[tuple[Path, bool]]:
             spec = PathFinder.find_spec(name, locations)
         except (ImportError, OSError, ValueError):  # a broken path hook or entry: that module is unknown
             spec = None
+        except KeyError:  # a namespace directory inside a package: its parent is looked up in ``sys.modules``
+            spec = None
         origin = getattr(spec, "origin", None)
         if origin and origin.endswith(".py") and os.path.isfile(origin):
             found = Path(origin), spec.submodule_search_locations is not None  # type: ignore[union-attr]
