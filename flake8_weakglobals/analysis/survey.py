@@ -98,7 +98,11 @@ class SlotStore:
 
     @property
     def sets_back(self) -> bool:
-        return self.value is None or (isinstance(self.value, ast.Constant) and self.value.value is None)
+        return self.value is None or self.is_none(self.value)
+
+    @staticmethod
+    def is_none(value: Optional[ast.expr]) -> bool:
+        return isinstance(value, ast.Constant) and value.value is None
 
 
 @dataclass
@@ -359,12 +363,12 @@ def _slot_store(
     elif type(target) is ast.Attribute and type(target.value) is ast.Name:
         if owner is not None and _is_cls(target.value, function, survey):
             survey.slot_stores.append(SlotStore(f"{owner.name}.{target.attr}", target, value, function))
-        elif not _is_self_attribute(target, function, owner, survey) and not isinstance(value, _PLAIN_VALUES):
-            pending.named_attribute_stores.append((target, value, function))
+        elif not _is_self_attribute(target, function, owner, survey) and (not isinstance(value, PLAIN_VALUES) or SlotStore.is_none(value)):
+            pending.named_attribute_stores.append((target, value, function))  # ``None`` is kept: it sets a slot back
 
 
-#: Values no framework object can be (``None`` is kept: it sets a slot back)
-_PLAIN_VALUES = (ast.JoinedStr, ast.Compare, ast.BoolOp)
+#: Values no framework object can be: the rules skip stores of them before building any evidence
+PLAIN_VALUES = (ast.Constant, ast.JoinedStr, ast.Compare, ast.BoolOp)
 
 
 def _is_self_attribute(target: ast.AST, function: Optional[FunctionNode], owner: Optional[ClassInfo], survey: Survey) -> bool:

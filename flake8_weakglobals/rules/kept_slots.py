@@ -20,7 +20,7 @@ from typing import Callable, Optional
 
 from ..analysis.evidence import Evidence, Obj
 from ..analysis.framework_types import PARAMETER, TENSOR, describe
-from ..analysis.survey import SlotStore, Survey
+from ..analysis.survey import PLAIN_VALUES, SlotStore, Survey
 from .findings import Evidence as Proof, Finding
 
 #: The rule page of WG012 (``docs.py`` gathers it with the other families').
@@ -44,10 +44,6 @@ object holding one), or to a tensor its caller handed it, and that nothing sets 
 """,
 }
 
-#: Values no framework object can be: skipped before any evidence is built
-_PLAIN = (ast.Constant, ast.JoinedStr, ast.Compare, ast.BoolOp)
-
-
 def judge_kept_slots(module: ast.Module, survey: Survey, evidence_of: Callable[[], Evidence]) -> list[Finding]:
     """WG012 for each slot a function fills with a framework object and no function of the module sets back:
     one finding per slot, at its definition (where ``# noqa`` belongs), else at its first such store."""
@@ -57,7 +53,7 @@ def judge_kept_slots(module: ast.Module, survey: Survey, evidence_of: Callable[[
     found: list[Finding] = []
     reported: set[str] = set()
     for store in survey.slot_stores:
-        if store.name in set_back or store.name in reported or isinstance(store.value, _PLAIN) or store.value is None:
+        if store.name in set_back or store.name in reported or isinstance(store.value, PLAIN_VALUES) or store.value is None:
             continue
         if survey.runs_as_script and "." not in store.name:
             continue  # a program's globals: its own state, gone when it exits
@@ -114,7 +110,7 @@ def _definition(module: ast.Module, survey: Survey, store: SlotStore) -> Optiona
 
 def _empty(value: Optional[ast.expr]) -> bool:
     """``X = None``, or ``X: Optional[nn.Module]`` alone: the slot starts empty and a function fills it."""
-    return value is None or (isinstance(value, ast.Constant) and value.value is None)
+    return value is None or SlotStore.is_none(value)
 
 
 def _finding(store: SlotStore, held: Obj, definition: Optional[ast.expr]) -> Finding:

@@ -19,7 +19,7 @@ from typing import Callable, Iterator, Optional
 
 from ..analysis.evidence import Evidence, Obj, text
 from ..analysis.framework_types import describe
-from ..analysis.survey import ClassInfo, Survey, instance_keeping_metaclass
+from ..analysis.survey import PLAIN_VALUES, ClassInfo, Survey, instance_keeping_metaclass
 from ..syntax.scopes import FunctionNode, every_statement, function_parameters
 from .findings import Evidence as Proof, Finding
 
@@ -56,7 +56,7 @@ def judge_singleton_state(module: ast.Module, survey: Survey, evidence_of: Calla
     evidence: Optional[Evidence] = None
     for info, holder in holders.items():
         lineage = list(survey.lineage(info))
-        stores = [store for store in _stores_on_self(lineage, survey) if not isinstance(store[1], _PLAIN)]
+        stores = [store for store in _stores_on_self(lineage, survey) if not isinstance(store[1], PLAIN_VALUES)]
         if not stores or info.kind is not None:  # a module-level model owns what it holds by design
             continue
         released = _released_by_the_class(lineage, survey)
@@ -75,10 +75,6 @@ def judge_singleton_state(module: ast.Module, survey: Survey, evidence_of: Calla
             found.append(_finding(info, holder, target, method, held))
             released.add(attribute)  # one finding per attribute: its first store
     return found
-
-
-#: Values no framework object can be: skipped before any evidence is built
-_PLAIN = (ast.Constant, ast.JoinedStr, ast.Compare, ast.BoolOp)
 
 
 def _long_lived_classes(survey: Survey) -> dict[ClassInfo, str]:
