@@ -172,6 +172,10 @@ _TENSOR_METHODS = frozenset(
     "type_as cumsum argmax argmin".split()
 )
 _TENSOR_ATTRIBUTES = frozenset("T mT H mH data grad real imag".split())
+#: ``nn.Module``'s methods that return the module itself (``model = Net().to(device).eval()``)
+_MODULE_METHODS_RETURNING_SELF = frozenset(
+    "to cuda cpu xpu ipu mtia eval train half float double bfloat16 type apply share_memory requires_grad_ to_empty".split()
+)
 
 
 def _in_place(method: str) -> bool:
@@ -513,7 +517,10 @@ class Evidence:
             # ``X.float()``, ``X.view(-1)``, ``loss.detach()``: a tensor computed by a method of a tensor
             if not isinstance(function, ast.Attribute):
                 return None
-            return self._derived([self.of(function.value)], call, function.attr in _TENSOR_METHODS or _in_place(function.attr))
+            receiver = self.of(function.value)
+            if isinstance(receiver, Obj) and receiver.kind == MODULE and function.attr in _MODULE_METHODS_RETURNING_SELF:
+                return receiver  # ``Net().cuda()``, ``model.eval()``: the same module
+            return self._derived([receiver], call, function.attr in _TENSOR_METHODS or _in_place(function.attr))
         arguments = [argument for argument in call.args if not isinstance(argument, ast.Starred)]
         builtin = qualified[len("builtins.") :] if qualified.startswith("builtins.") else None
         if builtin == "enumerate" and arguments:
