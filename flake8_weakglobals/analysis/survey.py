@@ -343,8 +343,8 @@ def _visit_assignment(
         elif isinstance(target, ast.Attribute) and isinstance(value, ast.Call) and len(targets) == 1:
             cls = owner if function is not None and _is_cls(target.value, function, survey) else None
             pending.class_instances.append((target, value.func, cls))
-        if function is not None and whole is not None and (value is not None or len(targets) == 1):
-            _slot_store(survey, pending, target, value if value is not None else whole, owner, function, declared_global)
+        if function is not None and value is not None:  # ``a, b = f()``: neither a fill shown nor a release
+            _slot_store(survey, pending, target, value, owner, function, declared_global)
         if _is_self_attribute(target, function, owner, survey) and owner is not None:
             owner.self_attributes.add(target.attr)  # type: ignore[union-attr]
             if constructor is not None and constructor.type is not ContainerType.PLACEHOLDER:

@@ -10,8 +10,8 @@ containers, caches, hooks and singletons' attributes; this is the same pin in th
 Not reported: a slot bound to an object at import (the module's own, replaced later: a default), one some
 function of the module sets back (``X = None``, ``del X``) or restores, what holds no framework object, what
 the module keeps anyway (a module-level model named again), a tensor the function builds itself (a
-workspace: WG007's, opt-in), and the globals of a module run as a program. Found from one module: a store or an unload from another module
-(``worker.model = None`` elsewhere) is not seen.
+workspace: WG007's, opt-in), and the globals of a module run as a program. Found from one module: a store
+or an unload from another module (``worker.model = None`` elsewhere) is not seen.
 """
 from __future__ import annotations
 
@@ -43,6 +43,7 @@ object holding one), or to a tensor its caller handed it, and that nothing sets 
   not seen.
 """,
 }
+
 
 def judge_kept_slots(module: ast.Module, survey: Survey, evidence_of: Callable[[], Evidence]) -> list[Finding]:
     """WG012 for each slot a function fills with a framework object and no function of the module sets back:
