@@ -87,8 +87,9 @@ def directory_name(repo: str) -> str:
 
 
 def finding_name(code: str, message: str) -> str:
-    """The container or function a message names: for WG006 the function after `on`, else the first name quoted."""
-    if code == "WG006":
+    """The container or function a message names: for a cache (WG006, WG007's `@lru_cache` on `f`) the function
+    after `on`, else the first name quoted."""
+    if code == "WG006" or message.startswith("`@"):
         match = re.search(r" on `([^`]+)`", message)
         if match:
             return match.group(1)

@@ -726,7 +726,7 @@ def eye(n, dtype, device):
 
 @functools.lru_cache(maxsize=None)
 def scale(module, factor):
-    return torch.full((2,), float(factor))
+    return [float(factor)] * 2
 """
 
 CONSTANT_TESTS = """import torch

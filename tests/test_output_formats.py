@@ -52,7 +52,7 @@ def test_every_format_reports_the_same_findings(project: Path) -> None:
     text = weakglobals(".", cwd=project)
     assert text.returncode == 2 and text.stderr.startswith("broken.py:2: cannot parse with Python")
     found = {tuple(re.match(r"(.+?):(\d+):(\d+): (WG\d+) ", line).groups()) for line in text.stdout.splitlines()}  # type: ignore[union-attr]
-    assert len(found) == 9 and {code for *_, code in found} == {"WG001", "WG002", "WG006"}
+    assert len(found) == 10 and {code for *_, code in found} == {"WG001", "WG002", "WG006", "WG007"}
 
     listed = json.loads(weakglobals("--output-format", "json", ".", cwd=project).stdout)
     assert {(item["path"], str(item["line"]), str(item["column"]), item["code"]) for item in listed} == found
@@ -79,7 +79,7 @@ def test_github_annotations_escape_the_file_name_and_count_columns_in_characters
 
 def test_statistics_and_count_follow_the_findings_or_go_to_stderr_beside_a_document(project: Path) -> None:
     text = weakglobals("--statistics", "--count", "pins.py", "caches.py", cwd=project)
-    assert text.stdout.splitlines()[-3:] == [f"2     WG001 {RULES['WG001'].summary}", f"5     WG006 {RULES['WG006'].summary}", "7"]
+    assert text.stdout.splitlines()[-4:] == [f"2     WG001 {RULES['WG001'].summary}", f"5     WG006 {RULES['WG006'].summary}", f"1     WG007 {RULES['WG007'].summary}", "8"]
     document = weakglobals("--output-format", "json", "--statistics", "--count", "pins.py", cwd=project)
     assert len(json.loads(document.stdout)) == 2 and document.stderr.splitlines() == [f"2     WG001 {RULES['WG001'].summary}", "2"]
 
@@ -91,7 +91,7 @@ def test_exit_zero_quiet_and_verbose(project: Path) -> None:
     assert (quiet.returncode, quiet.stdout) == (2, "caches.py\nmodels.py\nodd,name:1%.py\npins.py\n")
     verbose = weakglobals("-v", ".", cwd=project)
     assert verbose.returncode == 2 and verbose.stderr.splitlines()[-1] == (
-        "9 findings in 4 files; 5 files checked (0 skipped by the prefilter: no framework names), 1 error"
+        "10 findings in 4 files; 5 files checked (0 skipped by the prefilter: no framework names), 1 error"
     )
     clash = weakglobals("-q", "-v", ".", cwd=project)
     assert clash.returncode == 2 and "not allowed with argument" in clash.stderr
@@ -219,7 +219,7 @@ def test_sarif_log_is_valid_documents_the_rules_and_carries_the_codemods_fix(pro
     assert list(rules) == list(RULES)
     assert all(rules[code]["help"]["markdown"] == DOCS[code] and rules[code]["shortDescription"]["text"] == RULES[code].summary for code in RULES)
     located = [(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], result) for result in run["results"]]
-    assert len(located) == 9 and sorted({uri for uri, _ in located}) == ["caches.py", "models.py", "odd%2Cname%3A1%25.py", "pins.py"]
+    assert len(located) == 10 and sorted({uri for uri, _ in located}) == ["caches.py", "models.py", "odd%2Cname%3A1%25.py", "pins.py"]
     by_name = {result["properties"]["name"]: result for uri, result in located if uri != "odd%2Cname%3A1%25.py"}
     (odd,) = [result for uri, result in located if uri == "odd%2Cname%3A1%25.py"]
     assert run["columnKind"] == "utf16CodeUnits" and odd["locations"][0]["physicalLocation"]["region"]["startColumn"] == 11

@@ -87,11 +87,16 @@ _TENSOR_TYPES = frozenset(
     {"torch.Tensor", "torch._tensor.Tensor", "torch.nn.Buffer", "torch.nn.parameter.Buffer", "torch.nn.UninitializedBuffer"}
     | {f"{module}.{dtype}Tensor" for module in ("torch", "torch.cuda") for dtype in _LEGACY_TENSORS}
 )
+#: torch's creation ops, random sampling and spectral windows (the sections of torch's reference that make a
+#: new tensor), with ``cat``, ``stack`` and the ``Tensor`` constructor.
 _TENSOR_FACTORIES = frozenset(
     f"torch.{name}"
     for name in (
-        "zeros ones empty full rand randn randint randperm arange linspace logspace eye tensor as_tensor from_numpy "
-        "zeros_like ones_like empty_like full_like rand_like randn_like randint_like empty_strided cat stack Tensor"
+        "zeros ones empty full rand randn randint randperm arange range linspace logspace eye tensor as_tensor "
+        "asarray from_numpy frombuffer from_file from_dlpack sparse_coo_tensor sparse_csr_tensor complex polar "
+        "zeros_like ones_like empty_like full_like rand_like randn_like randint_like empty_strided "
+        "normal bernoulli multinomial poisson tril_indices triu_indices "
+        "bartlett_window blackman_window hamming_window hann_window kaiser_window cat stack Tensor"
     ).split()
 )
 #: Parts of ``torch.nn`` whose capitalised names are not modules (enums, masks, packed sequences).

@@ -129,7 +129,8 @@ class Survey:
     global_names: set[str] = field(default_factory=set)
     #: Module-level names and class attributes that functions set (``global X; X = ...``, ``cls.X = ...``)
     slot_stores: list[SlotStore] = field(default_factory=list)
-    #: Has an ``if __name__ == "__main__":`` block: run as a program, its globals are that run's own state
+    #: Has an ``if __name__ == "__main__":`` block, or prints (parses its arguments) at import: run as a
+    #: program, its globals are that run's own state
     runs_as_script: bool = False
     imported: Imported = NOWHERE
 
@@ -226,6 +227,8 @@ def _visit(
             if type(call) is not ast.Call:
                 continue
             method = call.func
+            if at_module and _is_program_output(method):
+                survey.runs_as_script = True
             if type(method) is ast.Attribute and method.attr in _FILLING_METHODS and type(method.value) in _RECEIVERS:
                 _filled(pending, method.value)
             elif in_function and call.args:
@@ -381,6 +384,14 @@ def _is_self_attribute(target: ast.AST, function: Optional[FunctionNode], owner:
         and bool(parameters)
         and target.value.id == parameters[0].arg
     )
+
+
+def _is_program_output(function: ast.expr) -> bool:
+    """``print(...)`` or ``parser.parse_args()`` as a statement of the module itself: a program that does its
+    work at import (an example or an experiment without a ``__main__`` guard), not a library."""
+    if type(function) is ast.Name:
+        return function.id == "print"  # type: ignore[attr-defined]
+    return type(function) is ast.Attribute and function.attr == "parse_args"  # type: ignore[attr-defined]
 
 
 def _is_main_guard(statement: ast.stmt) -> bool:

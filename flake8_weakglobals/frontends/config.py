@@ -26,7 +26,7 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
 from ..analysis.framework_types import Vocabulary
-from ..rules.codes import DEFAULT_IGNORED, RULES
+from ..rules.codes import RULES
 from ..source.python_files import Excludes, exclude_patterns
 
 _QUALIFIED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
@@ -56,13 +56,6 @@ def parse_codes(values: Iterable[str], where: str) -> frozenset[str]:
     return frozenset(codes)
 
 
-def opted_in(selectors: Iterable[str]) -> frozenset[str]:
-    """The opt-in codes (``WG007``) that ``selectors`` name by their full code. A prefix never turns one on:
-    ``--select WG`` means every default code, as ruff treats its opt-in rules, although flake8 alone would
-    read an explicit prefix as naming them too."""
-    return frozenset(DEFAULT_IGNORED) & frozenset(selectors)
-
-
 @dataclass(frozen=True)
 class Settings:
     extra_types: frozenset[str] = frozenset()
@@ -81,10 +74,7 @@ class Settings:
     source: Optional[Path] = field(default=None, compare=False)  # the file they came from
 
     def wants(self, code: str) -> bool:
-        """As flake8 decides, except that an opt-in code (``WG007``) is reported only when asked for by its
-        full code, in ``select`` or ``extend-select`` (``opted_in``)."""
-        if code in DEFAULT_IGNORED:
-            return code in opted_in(self.select | self.extend_select) and not code.startswith(tuple(self.ignore))
+        """As flake8 decides: selected by a prefix in ``select`` or ``extend-select``, and no ``ignore`` prefix."""
         selected = not self.select or code.startswith(tuple(self.select | self.extend_select))
         return selected and not code.startswith(tuple(self.ignore))
 
@@ -207,8 +197,7 @@ _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags the hook and the codemod share; each overrides its ``[tool.weakglobals]`` key."""
     parser.add_argument("paths", nargs="*", type=Path, help="files and directories (recursive; default: .)")
-    parser.add_argument("--select", help="comma-separated WG codes or prefixes (default: every default code; "
-                        "an opt-in code such as WG007 only by its full code)")
+    parser.add_argument("--select", help="comma-separated WG codes or prefixes (default: every code)")
     parser.add_argument("--extend-select", help="comma-separated WG codes or prefixes added to the selection")
     parser.add_argument("--ignore", help="comma-separated WG codes or prefixes to skip")
     parser.add_argument("--exclude", action="append", metavar="PATTERNS",

@@ -11,9 +11,9 @@ from .. import __version__
 from ..analysis.framework_types import Vocabulary, may_mention_framework
 from ..index.project import context_for
 from ..rules.analyze_module import analyze
-from ..rules.codes import DEFAULT_IGNORED, INTERNAL_ERROR
+from ..rules.codes import INTERNAL_ERROR
 from .check_one_file import internal_error
-from .config import ConfigError, opted_in, parse_extra_types
+from .config import ConfigError, parse_extra_types
 
 
 class WeakGlobalsChecker:
@@ -22,8 +22,6 @@ class WeakGlobalsChecker:
     name = "flake8-weakglobals"
     version = __version__
     vocabulary = Vocabulary()
-    #: The opt-in codes asked for by their full code; flake8 itself would also report them for a prefix.
-    opted_in: frozenset[str] = frozenset()
 
     def __init__(self, tree: ast.Module, lines: list[str], filename: str = "stdin") -> None:
         self.tree = tree
@@ -47,7 +45,6 @@ class WeakGlobalsChecker:
             help="Qualified class names whose subclasses are nn.Modules (e.g. mylib.layers.BaseLayer), beside the "
             "ecosystem's well-known bases the plugin ships.",
         )
-        manager.extend_default_ignore(list(DEFAULT_IGNORED))
 
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:
@@ -58,8 +55,6 @@ class WeakGlobalsChecker:
             print(f"flake8-weakglobals: {error}", file=sys.stderr)
             raise SystemExit(2) from None
         cls.vocabulary = Vocabulary(extra, bases)
-        selectors = [*(options.select or ()), *(getattr(options, "extend_select", None) or ())]
-        cls.opted_in = opted_in(code.strip().upper() for code in selectors)
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         source = "".join(self.lines)
@@ -71,5 +66,4 @@ class WeakGlobalsChecker:
             yield 1, 0, f"{INTERNAL_ERROR} {internal_error(error)}", type(self)
             return
         for finding in findings:
-            if finding.code not in DEFAULT_IGNORED or finding.code in self.opted_in:
-                yield finding.line, finding.col, finding.message, type(self)
+            yield finding.line, finding.col, finding.message, type(self)

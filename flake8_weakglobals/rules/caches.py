@@ -1,10 +1,12 @@
-"""WG006: ``functools.lru_cache``/``cache`` (or a project wrapper of it) keyed by framework objects."""
+"""WG006: ``functools.lru_cache``/``cache`` (or a project wrapper of it) keyed by framework objects; WG007 for
+one called with plain values that keeps the tensors or modules its function makes (a workspace, whose page
+is ``containers.py``'s)."""
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from typing import Iterator, Optional
 
-from ..analysis.evidence import Evidence, Obj, text
+from ..analysis.evidence import Evidence, Obj, Value, text
 from ..analysis.fill_contents import object_in_tuple
 from ..analysis.memo_decorators import MemoDecorator
 from ..analysis.survey import CachedFunction, ClassInfo, KeptArgument, Survey
@@ -95,9 +97,9 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
             found = called if isinstance(called, Obj) else None
     results = found is None and bound and owner is not None
     if results and owner is not None:
-        found = _returns_framework_objects(function, owner.name, evidence)
+        found = _returns_framework_objects(function, evidence)
     if found is None:
-        return None
+        return None if bound else _keeps_what_it_builds(cached, survey, evidence)
     name = f"{owner.name}.{function.name}" if owner is not None else function.name
     decorator = text(cached.decorator.func if isinstance(cached.decorator, ast.Call) else cached.decorator)
     line = cached.decorator.lineno
@@ -138,7 +140,34 @@ def _cleared_on_every_mode_switch(name: str, owner: ClassInfo, survey: Survey) -
     return False
 
 
-def _returns_framework_objects(function: ast.FunctionDef | ast.AsyncFunctionDef, owner: str, evidence: Evidence) -> Optional[Obj]:
+def _keeps_what_it_builds(cached: CachedFunction, survey: Survey, evidence: Evidence) -> Optional[Finding]:
+    """WG007 for a cached function (or static or class method) called with no framework object that returns
+    tensors or modules: the cache is a module-level table of what the function makes, one per distinct call,
+    kept for the process (``@lru_cache def mel_filters(device, n) -> Tensor``, a loader of models by name).
+    A workspace, as a dict the module fills itself is: no fix (a weak cache frees nothing under plain keys).
+    A model the module keeps anyway (``return MODEL``) and the functions of a program are not reported."""
+    if survey.runs_as_script:
+        return None
+    found = _returns_framework_objects(cached.function, evidence)
+    if found is None or any(isinstance(result, Obj) and result.module_held for result in _returned(cached.function, evidence)):
+        return None
+    name = f"{cached.owner.name}.{cached.function.name}" if cached.owner is not None else cached.function.name
+    decorator = text(cached.decorator.func if isinstance(cached.decorator, ast.Call) else cached.decorator)
+    return Finding(
+        code="WG007",
+        line=cached.decorator.lineno,
+        col=cached.decorator.col_offset,
+        name=name,
+        kind=decorator,
+        scope="function",
+        holds=(found.kind,),
+        evidence=Proof(found.line or cached.function.lineno, found.why),
+        message=codes.built_results_message(decorator, name, (found.kind,), f"({found.cited(cached.function.lineno)})"),
+        fix_reason=codes.WORKSPACE,
+    )
+
+
+def _returns_framework_objects(function: ast.FunctionDef | ast.AsyncFunctionDef, evidence: Evidence) -> Optional[Obj]:
     """A cached method of any class that returns tensors or modules: each result is kept under its ``self``,
     so a dataset's loaded images outlive the dataset, up to ``maxsize`` of them and, unbounded, every one.
     The annotation says so (``-> Tensor``, ``-> tuple[Tensor, CRS]``); without one, a ``return`` of the
@@ -147,13 +176,21 @@ def _returns_framework_objects(function: ast.FunctionDef | ast.AsyncFunctionDef,
         result = evidence.of_annotation(function.returns)
         obj = result if isinstance(result, Obj) else object_in_tuple(result)
         return Obj(obj.kind, f"annotated `-> {text(function.returns)}`", function.lineno) if obj is not None else None
-    for statement in module_level(function.body):  # its own returns, not those of functions it defines
-        if isinstance(statement, ast.Return) and statement.value is not None:
-            result = evidence.of(statement.value)
-            obj = result if isinstance(result, Obj) else object_in_tuple(result)
-            if obj is not None:
-                return Obj(obj.kind, f"returns `{text(statement.value)}`, {obj.why}", statement.lineno)
+    for statement, result in zip(_returns(function), _returned(function, evidence)):
+        obj = result if isinstance(result, Obj) else object_in_tuple(result)
+        if obj is not None:
+            return Obj(obj.kind, f"returns `{text(statement.value)}`, {obj.why}", statement.lineno)
     return None
+
+
+def _returns(function: FunctionNode) -> list[ast.Return]:
+    """The function's own ``return value`` statements, not those of functions it defines."""
+    return [statement for statement in module_level(function.body) if isinstance(statement, ast.Return) and statement.value is not None]
+
+
+def _returned(function: FunctionNode, evidence: Evidence) -> Iterator[Value]:
+    """What each of the function's own ``return`` statements returns, as the evidence sees it."""
+    return (evidence.of(statement.value) for statement in _returns(function))  # type: ignore[arg-type]
 
 
 def judge_kept_by_cache(kept: KeptArgument, evidence: Evidence) -> Optional[Finding]:

@@ -27,7 +27,7 @@ RULES: dict[str, Rule] = {
         Rule("WG004", "WeakKeyDictionary or WeakSet whose keys are tensors or parameters"),
         Rule("WG005", "long-lived dict keyed by id() of framework objects, never emptied"),
         Rule("WG006", "functools cache on a function or method that takes modules or tensors"),
-        Rule("WG007", "module- or class-level workspace of modules or tensors it allocates itself (off by default)"),
+        Rule("WG007", "module- or class-level workspace, or cache called with plain values, of modules or tensors it allocates itself"),
         Rule("WG008", "module- or class-level dict holding modules, parameters or tensors as values"),
         Rule("WG009", "weakref.finalize or weakref.ref callback that refers to its own object"),
         Rule("WG010", "hook that stashes what it sees, registered on a module handed in, its handle dropped"),
@@ -53,11 +53,6 @@ DOCS: dict[str, str] = {
 - **Known false positives**: none: it is never a finding about your code.
 """,
 }
-#: Opt-in codes (flake8's ``extend_default_ignore``): reported only when a selected prefix names them.
-#: WG007 is no leak of someone else's objects: a workspace or fixture list the module owns by design.
-DEFAULT_IGNORED: tuple[str, ...] = ("WG007",)
-
-
 def _holds(kinds: tuple[str, ...]) -> str:
     return " and ".join(describe(kind) for kind in kinds)
 
@@ -121,6 +116,11 @@ def cache_message(decorator: str, name: str, kinds: tuple[str, ...], evidence: s
     return f"WG006 `@{decorator}` on `{name}` caches calls keyed by {_holds(kinds)} {evidence}"
 
 
+def built_results_message(decorator: str, name: str, kinds: tuple[str, ...], evidence: str) -> str:
+    """WG007 on a cache whose keys are plain values: what it keeps is what the function makes."""
+    return f"WG007 `@{decorator}` on `{name}` keeps the {_holds(kinds)} it returns, one per distinct call, for the process {evidence}"
+
+
 def memo_message(decorator: str, container: str, wrapper: str, fill_line: int, kinds: tuple[str, ...], evidence: str) -> str:
     """WG006 on a hand-written cache in a decorator's closure."""
     return (
@@ -129,6 +129,8 @@ def memo_message(decorator: str, container: str, wrapper: str, fill_line: int, k
     )
 
 
+#: Why the codemod leaves a WG007 workspace alone.
+WORKSPACE = "it is a workspace of objects it builds itself; a weak container would drop them at once"
 #: Why the codemod leaves a decorator's own cache alone.
 HAND_WRITTEN_CACHE = (
     "a hand-written cache in a decorator's closure: the codemod rewrites containers and lru_caches, not "
@@ -143,7 +145,10 @@ _ADVICE: dict[str, tuple[str, str]] = {
         "the cache is a process-wide dict with strong keys that keeps them alive",
         "use weak_lru_cache / weak_cache, lru_cache with freeing: an entry goes when its argument (or self) is collected",
     ),
-    "WG007": ("a workspace that lives for the whole process, not a leak of someone else's objects", "free it when done if it is large"),
+    "WG007": (
+        "a workspace that lives for the whole process, not a leak of someone else's objects",
+        "free it (or cache_clear()) when done if it is large, or # noqa: WG007 where the process is meant to keep it",
+    ),
     "WG009": (
         "the process-wide finalizer registry keeps the object alive through its own callback",
         "pass only what the cleanup needs, never the object or its bound methods",

@@ -26,6 +26,7 @@ from ..analysis.survey import ClassInfo, Survey
 from ..syntax.container_expressions import Constructor, ContainerType, Member, root_name
 from ..syntax.qualified_names import Names, is_our_runtime
 from ..syntax.scopes import FunctionNode, function_parameters
+from .codes import WORKSPACE
 from .findings import Edit, EditKind, Span
 from .value_fix import ValueFixSafety, stored_values
 
@@ -106,7 +107,7 @@ class FixSafety:
     def why_not_fixable(self, uses: SlotUses, containers: list[Definition], held: list[Held], code: str) -> Optional[str]:
         """The first reason the codemod must leave this container alone, or None."""
         if code == "WG007":
-            return "it is a workspace of objects it builds itself; a weak container would drop them at once"
+            return WORKSPACE
         types = {d.constructor.type for d in containers if d.constructor}
         if len({t.runtime_name for t in types}) > 1:
             return "it is bound to different kinds of container"

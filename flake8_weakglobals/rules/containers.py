@@ -3,7 +3,7 @@
 The rule family of containers: a module-level or class-level container, or the state of a long-lived
 instance, filled with framework objects owned elsewhere (WG001-WG003), a weak container that compares
 tensors with ``==`` (WG004), an id()-keyed map never emptied (WG005), or a workspace of objects it builds
-itself (WG007, off by default). The codes' documentation is ``DOCS`` below; whether the fix is safe
+itself (WG007; ``caches.py`` reports an ``lru_cache`` of them). The codes' documentation is ``DOCS`` below; whether the fix is safe
 is ``container_fix.py``'s call.
 """
 from __future__ import annotations
@@ -116,19 +116,26 @@ numbers, sizes and strings keeps nothing alive).*
   elsewhere**).
 """,
     "WG007": """\
-*Module- or class-level container of modules or tensors that it allocates itself while the program runs*
-(opt-in: only `--select WG007` or `--extend-select WG007` reports it).
+*Module- or class-level container, or a `functools.lru_cache`/`cache` called with plain values, that keeps
+the modules or tensors it allocates itself while the program runs, for the rest of the process.*
 
-- **Why it matters**: usually it does not: the container is the objects' only owner, so nothing outlives
-  its use because of it. It lives for the whole process, which matters when it is large.
+- **Why it matters**: the process keeps every object it ever made there: a workspace per size and device, a
+  mel filterbank or a window per device (often on the GPU), a model a loader function cached by name.
+  Usually it is on purpose and small; it is still memory that nothing frees after the model that used it is
+  gone, and the finding says where it is.
 - **Example**: `class DeepSpeedSelfAttention: _qkv_buffers = []` with `_qkv_buffers.append(torch.empty(...))`;
-  a map of them under plain keys, `_cublaslt_workspaces[(device, size)] = torch.empty(size, ...)` (torch).
-- **Fix**: none automatic: a weak container would drop the objects at once. Free the workspace when done.
+  a map of them under plain keys, `_cublaslt_workspaces[(device, size)] = torch.empty(size, ...)` (torch);
+  `@lru_cache def mel_filters(device, n_mels: int) -> torch.Tensor` (the tensors it returns, one per
+  distinct call).
+- **Fix**: none automatic: a weak container would drop the objects at once, and a weak cache frees nothing
+  under plain keys. Free (or `cache_clear()`) the workspace when done if it is large; where the process
+  is meant to keep it, say so with `# noqa: WG007`.
 - **Fix safety**: not applicable; and a WG001–WG005 or WG008 container that also holds such objects is
   never rewritten, for the same reason.
 - **Known false positives**: an object built by a local class whose constructor registers it elsewhere
   (the container is then not its only owner). What a module builds at import (a test's parametrize table)
-  is its own data and never WG007.
+  is its own data and never WG007, nor are the globals of a program (a module with an `if __name__ ==
+  "__main__":` block, or one that prints or parses its arguments at import).
 """,
     "WG008": """\
 *Module-level or class-level dict whose values are modules, parameters or tensors owned elsewhere, keyed by
@@ -359,8 +366,8 @@ class ContainerJudge:
         workspace = [(line, found) for line, found, at_import in direct if found.owned and not at_import]
         if container.keyed:  # ``_W[(n, device)] = torch.zeros(n)``: a workspace kept under plain keys
             workspace += [(h.fill.line, found) for h in held if not h.fill.at_import and (found := h.stored_object) is not None and found.owned]
-        if workspace:
-            return "WG007", workspace
+        if workspace and not (self.survey.runs_as_script and uses.slot.where == "module"):
+            return "WG007", workspace  # a program's own globals go when it exits
         # keyed by addresses, holding only numbers and strings: nothing is kept alive (a stale hit is no pin)
         by_id = [(h.fill.line, h.object) for h in held if h.fill.id_key and h.object and not h.object.module_held]
         if by_id and all(plain_data(h.fill.member.value, self.survey.names, uses.slot.name) for h in held if h.fill.id_key):

@@ -10,7 +10,7 @@ containers, caches, hooks and singletons' attributes; this is the same pin in th
 Not reported: a slot bound to an object at import (the module's own, replaced later: a default), one some
 function of the module sets back (``X = None``, ``del X``) or restores, what holds no framework object, what
 the module keeps anyway (a module-level model named again), a tensor the function builds itself (a
-workspace: WG007's, opt-in), and the globals of a module run as a program. Found from one module: a store
+workspace: WG007's), and the globals of a module run as a program. Found from one module: a store
 or an unload from another module (``worker.model = None`` elsewhere) is not seen.
 """
 from __future__ import annotations
