@@ -38,8 +38,9 @@ EXPECTED = {
         # raises leaves its ops (and their tensors) in the map
         ("distributed/distributed_c10d.py", 685, "WG008"),
         ("distributed/tensor/_collective_utils.py", 322, "WG006"),  # keyed by DeviceMesh, which holds its rank tensor
-        # no longer reported (a recall loss): _redistribute.py's _planner_cache keeps planners it builds itself,
-        # and a value built in the fill counts as the map's own, though each planner holds the caller's mesh
+        # true: planners the map builds itself under a weak key, each holding the caller's mesh strongly, so
+        # the weak key never dies (WG007 since a local bound to what the function builds counts as built)
+        ("distributed/tensor/_redistribute.py", 639, "WG007"),
         ("distributed/tensor/debug/_op_coverage.py", 15, "WG002"),
         # torch.fx nodes hold their graph, and it its GraphModule (first look of that kind, all three true):
         # an unbounded functools.cache over collective nodes keeps every compiled graph with one

@@ -416,13 +416,23 @@ class Evidence:
             known = same(value for value in values if value is not None) if found is None and len(bindings) > 1 else None
             if known is not None:  # ``t = torch.empty(n)`` then ``t = t.share_memory_()``: again, with ``t`` known
                 self._assumed[key] = known
-                found = same(self._of_binding(scope, binding) for binding in bindings)
+                found = same(known if self._read_back(binding) else self._of_binding(scope, binding) for binding in bindings)
                 del self._assumed[key]
         finally:
             self._active.discard(key)
         if found is not None and scope is self.scopes.module and name.id not in self.survey.global_names:
             return held_by_module(found)  # bound at import and never replaced: the module keeps it for good
         return found if found is not None else self._narrowed(name, scope)
+
+    def _read_back(self, binding: Binding) -> bool:
+        """``m = CACHE[key]`` beside ``m = Net()`` (a memo: ``if key in CACHE: m = CACHE[key] else: m = Net();
+        CACHE[key] = m``): an entry of a module-level container, read back, is what the other bindings say
+        the name is, as ``x = x + 1`` is."""
+        node = binding.node
+        if binding.how != "value" or binding.path or not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Name):
+            return False
+        resolved = self.scopes.resolve(node.value.id, node.value)
+        return resolved is not None and resolved[0] is self.scopes.module
 
     def _bound_at_import(self, expr: ast.expr) -> bool:
         """``model`` in a script's ``model.parameters()``: a module-level name no function rebinds holds what

@@ -363,9 +363,10 @@ class ContainerJudge:
         # It holds only what it builds itself. Filled while the program runs, that is a workspace; filled at
         # import (a test module's table of parameters), or with what the module keeps anyway, it is the
         # module's own data: no finding at all.
-        workspace = [(line, found) for line, found, at_import in direct if found.owned and not at_import]
+        # A local bound to what the function built is still the function's own (``m = Net(); CACHE[k] = m``).
+        workspace = [(line, found) for line, found, at_import in direct if _made_here(found) and not at_import]
         if container.keyed:  # ``_W[(n, device)] = torch.zeros(n)``: a workspace kept under plain keys
-            workspace += [(h.fill.line, found) for h in held if not h.fill.at_import and (found := h.stored_object) is not None and found.owned]
+            workspace += [(h.fill.line, found) for h in held if not h.fill.at_import and (found := h.stored_object) is not None and _made_here(found)]
         if workspace and not (self.survey.runs_as_script and uses.slot.where == "module"):
             return "WG007", workspace  # a program's own globals go when it exits
         # keyed by addresses, holding only numbers and strings: nothing is kept alive (a stale hit is no pin)
@@ -656,6 +657,11 @@ def _keyed_by(held: list[Held]) -> str:
     """How WG005's keys are made: ``data_ptr()`` when every address-keyed fill takes a storage's address."""
     by_address = [h.fill.how for h in held if h.fill.id_key and h.object]
     return "data_ptr()" if by_address and all("data_ptr()" in how for how in by_address) else "id()"
+
+
+def _made_here(found: Obj) -> bool:
+    """Built by the filling function itself, directly or through a local, and not a module-level object."""
+    return found.owned or (found.built and not found.module_held)
 
 
 def _instance_state(found: Obj, fill: Fill) -> Obj:
