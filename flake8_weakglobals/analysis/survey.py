@@ -386,6 +386,15 @@ def _is_self_attribute(target: ast.AST, function: Optional[FunctionNode], owner:
     )
 
 
+def _bound_in(function: FunctionNode, name: str) -> bool:
+    """Whether ``name`` is the function's own (a parameter, a loop variable, an assigned local): then
+    ``name.X = ...`` stores into what it holds there (``for WN in model.WN: WN.layers = ...``), not into
+    the module's class of that name."""
+    if any(parameter.arg == name for parameter in function_parameters(function)):
+        return True
+    return any(type(node) is ast.Name and node.id == name and type(node.ctx) is ast.Store for node in ast.walk(function))  # type: ignore[attr-defined]
+
+
 def _is_program_output(function: ast.expr) -> bool:
     """``print(...)`` or ``parser.parse_args()`` as a statement of the module itself: a program that does its
     work at import (an example or an experiment without a ``__main__`` guard), not a library."""
@@ -588,7 +597,7 @@ def _settle_candidates(survey: Survey, pending: _Pending, vocabulary: Vocabulary
             survey.singletons[f"{holder.name}.{target.attr}"] = created.name  # lives as long as the class
     for target, value, function in pending.named_attribute_stores:
         named = _module_class(survey, target.value)
-        if named is not None:
+        if named is not None and not _bound_in(function, target.value.id):  # type: ignore[attr-defined]
             survey.slot_stores.append(SlotStore(f"{named.name}.{target.attr}", target, value, function))
     for holder, attribute, callee in pending.class_body_instances:
         created = _module_class(survey, callee)
