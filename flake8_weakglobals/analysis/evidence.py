@@ -13,9 +13,9 @@ from typing import Callable, Iterable, Optional, Union
 from ..index.summaries import TYPE_VARIABLES
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
-from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters
+from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, module_level
 from .framework_types import BOUND_METHOD, EXCEPTION, ITERATION_METHODS, MODULE, MODULE_METHODS, PARAMETER, TENSOR, Vocabulary, describe
-from .survey import ClassInfo, Survey
+from .survey import ClassInfo, SlotStore, Survey
 
 
 @dataclass(frozen=True)
@@ -242,6 +242,7 @@ class Evidence:
         self._assumed: dict[tuple[ast.AST, str], Value] = {}  # a name's value while a binding made from it is read
         self._calls: dict[tuple[str, bool], list[ast.Call]] = {}
         self._held: dict[tuple[ast.AST, str], Optional[str]] = {}
+        self._made: dict[ast.AST, Optional[Obj]] = {}  # what a function of the module builds and returns
         self._aliasing: set[str] = set()  # the type aliases being read through
         self._mentions = Mentions(source)
 
@@ -522,6 +523,9 @@ class Evidence:
         loaded = self._loaded(call)
         if loaded is not None:
             return loaded
+        made = self._made_by_local_function(function)
+        if made is not None:
+            return made
         qualified = self.names.qualify(function)
         if qualified is None:
             # ``X.float()``, ``X.view(-1)``, ``loss.detach()``: a tensor computed by a method of a tensor
@@ -680,6 +684,24 @@ class Evidence:
             return ""
         holder = self.survey.imported.holder(qualified)
         return holder.why if holder is not None else ""
+
+    def _made_by_local_function(self, function: ast.expr) -> Optional[Obj]:
+        """``_load(path)``, a function of this module (undecorated) that returns a model or tensor it builds
+        on every path that returns one (``model = Net(); ...; return model``): the call builds it too. Only what
+        the function builds counts: what it returns of its caller's depends on the call."""
+        resolved = self.scopes.resolve(function.id, function) if isinstance(function, ast.Name) else None
+        if resolved is None or resolved[0] is not self.scopes.module or len(resolved[1]) != 1 or resolved[1][0].how != "def":
+            return None
+        callee = resolved[1][0].node
+        if not isinstance(callee, FUNCTIONS) or callee.decorator_list or isinstance(callee, ast.AsyncFunctionDef):
+            return None
+        if callee not in self._made:
+            self._made[callee] = None  # a function that calls itself ends here
+            returns = [r.value for r in module_level(callee.body) if isinstance(r, ast.Return) and r.value is not None and not SlotStore.is_none(r.value)]
+            found = same(self.of(value) for value in returns) if returns else None
+            if isinstance(found, Obj) and (found.owned or found.built) and not found.module_held:
+                self._made[callee] = Obj(found.kind, f"returned by `{callee.name}`, {found.why}", found.line, owned=True, holds=found.holds)
+        return self._made[callee]
 
     def holding(self, info: ClassInfo) -> Optional[str]:
         """Why instances of this module's class ``info`` hold framework objects, when it has no framework
