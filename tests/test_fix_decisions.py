@@ -125,7 +125,7 @@ def test_uses_the_runtime_honours_are_fixed(use: str) -> None:
         ),
         (
             "def make():\n    return nn.Linear(1, 1)\ndef g():\n    for p in make().parameters():\n        names[p] = 1\n",
-            "from `make().parameters()`, a model that `make()` builds on each call",
+            "from `make().parameters()`, line 14), which nothing else refers to",
         ),
         ("def reset():\n    return [v for v in globals().values() if isinstance(v, dict)]\n", "reads its globals whole with `globals()` (line 11)"),
         ("def reset():\n    return vars()\n", "reads its globals whole with `vars()`"),
@@ -161,7 +161,7 @@ def test_an_ordered_dict_compared_with_eq_or_printed_is_refused() -> None:
             "def main(model):\n    own(model)\n",
             "a local `replica` (built by `copy.deepcopy(model[2])`)",
         ),
-        ("def make():\n    return nn.Linear(2, 2)\ndef own():\n    names[make()] = 1\n", "the result of `make()`"),
+        ("def make():\n    return nn.Linear(2, 2)\ndef own():\n    names[make()] = 1\n", "returned by `make`, built by `nn.Linear(...)`, line 13), which nothing else"),
     ],
     ids=["deepcopy of an unknown kind", "copy", "copy in a local", "factory of this module"],
 )

@@ -64,12 +64,6 @@ class SoleOwner:
                     f"{role} `{text(member.expr)}` (line {line}), from {passed} and nothing else refers to: "
                     "a weak container would drop it at once"
                 )
-            temporary = self._from_a_built_model(member)
-            if temporary is not None:
-                return (
-                    f"{role} `{text(member.expr)}` (line {line}), from {temporary}, which nothing else refers to: "
-                    "a weak container would drop them at once"
-                )
             fresh = self._hook_built(member)
             if fresh is not None:
                 return (
@@ -193,24 +187,6 @@ class SoleOwner:
             return []
         passed = ((call, argument_at(call, name, position) if position >= 0 else None) for call in calls)
         return [(call, argument) for call, argument in passed if argument is not None]
-
-    def _from_a_built_model(self, member: Member) -> Optional[str]:
-        """``for n, m in make_model().named_modules()``, where this module's ``make_model`` returns a model it
-        builds: the loop walks a temporary, whose modules only the container would keep."""
-        key = member.expr
-        resolved = self.evidence.scopes.resolve(key.id, key) if isinstance(key, ast.Name) else None
-        if resolved is None or len(resolved[1]) != 1 or resolved[1][0].how != "element":
-            return None
-        walked = resolved[1][0].node
-        receiver = walked.func.value if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Attribute) else None
-        if not (isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name)):
-            return None
-        factory = self.survey.functions.get(receiver.func.id)
-        returned = [node.value for node in ast.walk(factory) if isinstance(node, ast.Return) and node.value] if factory else []
-        built = [self.evidence.of(value) for value in returned]
-        if built and all(isinstance(value, Obj) and value.owned for value in built):
-            return f"`{text(walked)}`, a model that `{receiver.func.id}()` builds on each call"
-        return None
 
     def _parameter_behind(self, key: ast.expr, depth: int = 0) -> Optional[tuple[FunctionNode, str]]:
         """The function parameter a key comes from: the key itself (``def register(m): X[m] = ...``) or the

@@ -1,6 +1,7 @@
 """Class 5: reference names computed from a template model that a factory of this module builds in the
-comprehension itself. Nothing else keeps that model, so a weak map would be empty at once."""
-# expect: refused: a model that `make_model()` builds on each call
+comprehension itself. Nothing else keeps that model, so a weak map would be empty at once: the map is a
+workspace (WG007), never fixed."""
+# expect: refused: a workspace of objects it builds itself
 from torch import nn
 
 names = {}
