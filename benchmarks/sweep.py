@@ -223,12 +223,12 @@ def holders_named(finding: Finding) -> List[str]:
 def names_object_or_its_state(name: str, missed: str) -> bool:
     """A miss recorded as a module-level instance (``rmse``) is found by a finding on its state (``rmse.preds``):
     the attribute is what pins, the instance is what a reader recorded. A singleton's state is its class's:
-    ``M._instance.x`` and ``M.get_instance().x`` name the ``M.x`` a reader records."""
+    ``M._instance.x``, ``M.get_instance().x`` and ``M().x`` name the ``M.x`` a reader records."""
     name = SINGLETON_HOP.sub("", name)
     return same_name(name, missed) or name.startswith(missed + ".")
 
 
-SINGLETON_HOP = re.compile(r"\.(?:\w+\(\)|_?instance)(?=\.)")
+SINGLETON_HOP = re.compile(r"\.(?:\w+\(\)|_?instance)(?=\.)|\(\)(?=\.)")  # ``M().x``, a metaclass singleton's, too
 
 
 def fetch_instructions(repositories: List[Dict[str, Any]], root: Path) -> List[str]:

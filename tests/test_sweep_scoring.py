@@ -42,4 +42,5 @@ def test_a_singletons_state_is_its_classs_but_no_other_attribute_is_skipped() ->
     held = "module-level instance's dict `_tracker._by_name` holds `Info` objects as values (also `Tracker._instance._by_name`)"
     assert sweep.names_the_miss(finding("_tracker._by_name", held), miss("Tracker._by_name"))
     assert sweep.names_the_miss(finding("Tracker.get_instance().by_name", "dict `Tracker.get_instance().by_name`"), miss("Tracker.by_name"))
+    assert sweep.names_the_miss(finding("Buffer().pool", "singleton's dict `Buffer().pool` holds tensors"), miss("Buffer.pool"))
     assert not sweep.names_the_miss(finding("Tracker.owner._by_name", "dict `Tracker.owner._by_name`"), miss("Tracker._by_name"))

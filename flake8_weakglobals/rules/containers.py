@@ -133,7 +133,8 @@ the modules or tensors it allocates itself while the program runs, for the rest 
 - **Fix safety**: not applicable; and a WG001–WG005 or WG008 container that also holds such objects is
   never rewritten, for the same reason.
 - **Known false positives**: an object built by a local class whose constructor registers it elsewhere
-  (the container is then not its only owner). What a module builds at import (a test's parametrize table)
+  (the container is then not its only owner); a cached function annotated `-> Tensor` that returns
+  something else (the annotation is believed). What a module builds at import (a test's parametrize table)
   is its own data and never WG007, nor are the globals of a program (a module with an `if __name__ ==
   "__main__":` block, or one that prints or parses its arguments at import).
 """,
