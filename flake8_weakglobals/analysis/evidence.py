@@ -689,7 +689,9 @@ class Evidence:
         """``_load(path)``, a function of this module (undecorated) that returns a model or tensor it builds
         on every path that returns one (``model = Net(); ...; return model``): the call builds it too. Only what
         the function builds counts: what it returns of its caller's depends on the call."""
-        resolved = self.scopes.resolve(function.id, function) if isinstance(function, ast.Name) else None
+        if not isinstance(function, ast.Name) or function.id not in self.survey.functions:
+            return None  # the common call: no ``def`` of the module has that name
+        resolved = self.scopes.resolve(function.id, function)
         if resolved is None or resolved[0] is not self.scopes.module or len(resolved[1]) != 1 or resolved[1][0].how != "def":
             return None
         callee = resolved[1][0].node
