@@ -13,7 +13,7 @@ from typing import Callable, Iterable, Optional, Union
 from ..index.summaries import TYPE_VARIABLES
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
-from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, module_level
+from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns
 from .framework_types import BOUND_METHOD, EXCEPTION, ITERATION_METHODS, MODULE, MODULE_METHODS, PARAMETER, TENSOR, Vocabulary, describe
 from .survey import ClassInfo, SlotStore, Survey
 
@@ -699,7 +699,7 @@ class Evidence:
             return None
         if callee not in self._made:
             self._made[callee] = None  # a function that calls itself ends here
-            returns = [r.value for r in module_level(callee.body) if isinstance(r, ast.Return) and r.value is not None and not SlotStore.is_none(r.value)]
+            returns = [r.value for r in own_returns(callee) if not SlotStore.is_none(r.value)]  # type: ignore[arg-type]
             found = same(self.of(value) for value in returns) if returns else None
             if isinstance(found, Obj) and (found.owned or found.built) and not found.module_held:
                 self._made[callee] = Obj(found.kind, f"returned by `{callee.name}`, {found.why}", found.line, owned=True, holds=found.holds)

@@ -4,9 +4,10 @@ It is the single source of truth for the flake8 plugin (which prints findings), 
 the codemod (which applies the findings' edits). Pipeline: ``survey`` (statements only; most files stop
 there) -> ``uses`` (one walk of the statements that mention a candidate; references resolved to slots and
 their uses sorted) -> ``evidence`` (what the keys are) -> the judges, one per rule family
-(``containers.py`` for WG001-WG005 and WG007, ``caches.py`` for WG006, ``finalizers.py`` for WG009,
-``kept_hooks.py`` for WG010, ``singleton_state.py`` for WG011, ``kept_slots.py`` for WG012), which decide the code
-and, with ``container_fix.py`` and ``cache_fix.py``, whether and how the codemod may fix it.
+(``containers.py`` for WG001-WG005 and WG007, ``caches.py`` for WG006 and for WG007 on a cache of what its
+function makes, ``finalizers.py`` for WG009, ``kept_hooks.py`` for WG010, ``singleton_state.py`` for WG011,
+``kept_slots.py`` for WG012), which decide the code and, with ``container_fix.py`` and ``cache_fix.py``,
+whether and how the codemod may fix it.
 """
 from __future__ import annotations
 

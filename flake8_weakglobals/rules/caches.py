@@ -10,7 +10,7 @@ from ..analysis.evidence import Evidence, Obj, Value, text
 from ..analysis.fill_contents import object_in_tuple
 from ..analysis.memo_decorators import MemoDecorator
 from ..analysis.survey import CachedFunction, ClassInfo, KeptArgument, Survey
-from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters, module_level
+from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters, module_level, own_returns
 from . import cache_fix, codes
 from .findings import Evidence as Proof, Finding
 
@@ -176,21 +176,16 @@ def _returns_framework_objects(function: ast.FunctionDef | ast.AsyncFunctionDef,
         result = evidence.of_annotation(function.returns)
         obj = result if isinstance(result, Obj) else object_in_tuple(result)
         return Obj(obj.kind, f"annotated `-> {text(function.returns)}`", function.lineno) if obj is not None else None
-    for statement, result in zip(_returns(function), _returned(function, evidence)):
+    for statement, result in zip(own_returns(function), _returned(function, evidence)):
         obj = result if isinstance(result, Obj) else object_in_tuple(result)
         if obj is not None:
             return Obj(obj.kind, f"returns `{text(statement.value)}`, {obj.why}", statement.lineno)
     return None
 
 
-def _returns(function: FunctionNode) -> list[ast.Return]:
-    """The function's own ``return value`` statements, not those of functions it defines."""
-    return [statement for statement in module_level(function.body) if isinstance(statement, ast.Return) and statement.value is not None]
-
-
 def _returned(function: FunctionNode, evidence: Evidence) -> Iterator[Value]:
     """What each of the function's own ``return`` statements returns, as the evidence sees it."""
-    return (evidence.of(statement.value) for statement in _returns(function))  # type: ignore[arg-type]
+    return (evidence.of(statement.value) for statement in own_returns(function))  # type: ignore[arg-type]
 
 
 def judge_kept_by_cache(kept: KeptArgument, evidence: Evidence) -> Optional[Finding]:

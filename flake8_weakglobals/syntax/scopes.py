@@ -195,6 +195,12 @@ def every_statement(body: list[ast.stmt]) -> Iterator[ast.stmt]:
                 pending.extend(nested_blocks(statement))
 
 
+def own_returns(function: FunctionNode) -> list[ast.Return]:
+    """The function's own ``return value`` statements (a bare ``return`` left out), not those of the functions
+    and classes it defines."""
+    return [statement for statement in module_level(function.body) if type(statement) is ast.Return and statement.value is not None]  # type: ignore[attr-defined]
+
+
 def module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
     """The statements that run in the module's own namespace: its body, and the blocks of its ``if``,
     ``try``, ``with`` and loops at any depth (``try: from .table import X``), not function or class bodies."""
