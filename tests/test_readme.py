@@ -125,9 +125,11 @@ def test_every_block_is_run_by_exactly_one_test() -> None:
         assert function in {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}, f"{test}: no such test"
 
 
-def test_the_first_command_shows_the_findings_then_the_fix(tmp_path: Path) -> None:
+def test_the_first_command_shows_the_findings_then_the_fix() -> None:
+    """Run where a new user runs it, in the checkout (``--diff`` writes nothing): the codemod's whole-project
+    checks then see what the user's run sees, this repository's test programs included."""
     demo = README_BLOCKS[0][1].strip().split(" && ", 1)[1]  # the install itself is what CI's set-up did
-    done = shell(demo, copy_examples(tmp_path))
+    done = shell(demo, REPO, WEAKGLOBALS_NO_CACHE="1")
     assert done.stdout.count(": WG001 module-level dict") == 2
     assert done.stdout.index("WG001") < done.stdout.index("+module_names = _WeakIdMap()")
 
