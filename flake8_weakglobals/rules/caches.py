@@ -100,8 +100,7 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
         found = _returns_framework_objects(function, evidence)
     if found is None:
         return None if bound else _keeps_what_it_builds(cached, survey, evidence)
-    name = f"{owner.name}.{function.name}" if owner is not None else function.name
-    decorator = text(cached.decorator.func if isinstance(cached.decorator, ast.Call) else cached.decorator)
+    name, decorator = _spelled(cached)
     line = cached.decorator.lineno
     fix = cache_fix.decide(cached, survey, evidence)  # WG006's fix: cache_fix.py
     return Finding(
@@ -140,6 +139,13 @@ def _cleared_on_every_mode_switch(name: str, owner: ClassInfo, survey: Survey) -
     return False
 
 
+def _spelled(cached: CachedFunction) -> tuple[str, str]:
+    """How a message names the cached function (``Owner.method`` or ``function``) and its decorator as written."""
+    function, owner = cached.function, cached.owner
+    name = f"{owner.name}.{function.name}" if owner is not None else function.name
+    return name, text(cached.decorator.func if isinstance(cached.decorator, ast.Call) else cached.decorator)
+
+
 def _keeps_what_it_builds(cached: CachedFunction, survey: Survey, evidence: Evidence) -> Optional[Finding]:
     """WG007 for a cached function (or static or class method) called with no framework object that returns
     tensors or modules: the cache is a module-level table of what the function makes, one per distinct call,
@@ -151,8 +157,7 @@ def _keeps_what_it_builds(cached: CachedFunction, survey: Survey, evidence: Evid
     found = _returns_framework_objects(cached.function, evidence)
     if found is None or any(isinstance(result, Obj) and result.module_held for result in _returned(cached.function, evidence)):
         return None
-    name = f"{cached.owner.name}.{cached.function.name}" if cached.owner is not None else cached.function.name
-    decorator = text(cached.decorator.func if isinstance(cached.decorator, ast.Call) else cached.decorator)
+    name, decorator = _spelled(cached)
     return Finding(
         code="WG007",
         line=cached.decorator.lineno,

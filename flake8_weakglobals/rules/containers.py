@@ -3,8 +3,8 @@
 The rule family of containers: a module-level or class-level container, or the state of a long-lived
 instance, filled with framework objects owned elsewhere (WG001-WG003), a weak container that compares
 tensors with ``==`` (WG004), an id()-keyed map never emptied (WG005), or a workspace of objects it builds
-itself (WG007; ``caches.py`` reports an ``lru_cache`` of them). The codes' documentation is ``DOCS`` below; whether the fix is safe
-is ``container_fix.py``'s call.
+itself (WG007; ``caches.py`` reports an ``lru_cache`` of them). The codes' documentation is ``DOCS`` below;
+whether the fix is safe is ``container_fix.py``'s call.
 """
 from __future__ import annotations
 
