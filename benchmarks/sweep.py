@@ -13,7 +13,7 @@ every finding in pinned commits of 28 public repositories:
 - ``missed.json``: real pins found by reading that the linter did not report, with their recall class.
 
 This script runs the linter of this checkout (``python -m flake8_weakglobals.frontends.command`` with the checkout first
-on ``PYTHONPATH``, or ``--weakglobals PROGRAM``) over each repository present under the root
+on ``PYTHONPATH``, or ``--weakglobals PROGRAM``) inside each repository present under the root, on ``.``
 (``ROOT/owner+name``, absent ones are skipped with a note), matches each finding to its verdict by path,
 code and container name (falling back to the line), and prints per repository the findings, how many are
 judged true / intended / false and how many are not judged yet; overall precision, (true + intended) /
@@ -130,12 +130,14 @@ def linter_command(program: Optional[str]) -> Tuple[List[str], Dict[str, str]]:
 def run_linter(
     command: List[str], environment: Dict[str, str], root: Path, repo: Dict[str, Any]
 ) -> Tuple[List[Finding], int, int, float]:
-    """Findings of one repository (paths relative to its root), the exit code, stderr lines, seconds."""
-    prefix = directory_name(repo["repo"]) + "/"
+    """Findings of one repository (paths relative to its root), the exit code, stderr lines, seconds. The
+    linter runs inside the repository on ``.``, as the accuracy issue's users run it: a checkout unpacked
+    without its ``.git`` is then still one project (its working directory)."""
+    prefix = "./"
     start = time.perf_counter()
     try:
         done = subprocess.run(
-            [*command, directory_name(repo["repo"])], cwd=root, env=environment, capture_output=True, text=True
+            [*command, "."], cwd=root / directory_name(repo["repo"]), env=environment, capture_output=True, text=True
         )
     except OSError as error:
         raise UsageError(f"cannot run {' '.join(command)}: {error}") from None
@@ -185,7 +187,7 @@ def real_pins(findings: List[Finding], verdicts: List[Dict[str, Any]], misses: L
     right = [v for v in verdicts if v["verdict"] in ("true", "intended")]
     reported = {f.matched for f in findings}
     # a miss that a later finding reports was judged again as that finding's verdict: one pin, counted once
-    alone = [m for m in misses if not any(v["repo"] == m["repo"] and v["path"] == m["path"] and names_object_or_its_state(v["name"], m["name"]) for v in right)]
+    alone = [m for m in misses if not any(v["repo"] == m["repo"] and v["path"] == m["path"] and any(names_object_or_its_state(v["name"], missed) for missed in names_recorded(m["name"])) for v in right)]
     found = sum(1 for v in right if id(v) in reported) + sum(1 for miss in alone if miss["found"])
     return found, len(right) + len(alone)
 
@@ -202,12 +204,28 @@ def recall(findings: List[Finding], missed: List[Dict[str, Any]]) -> List[Dict[s
 
 def names_the_miss(finding: Finding, miss: Dict[str, Any]) -> bool:
     if finding.path == miss["path"]:
-        return any(names_object_or_its_state(name, miss["name"]) for name in holders_named(finding))
+        return any(names_object_or_its_state(name, missed) for name in holders_named(finding) for missed in names_recorded(miss["name"]))
     defined = DEFINED_AT.search(finding.message)
     module_path = miss["path"].removesuffix(".py").removesuffix("/__init__").replace("/", ".")
     if defined is None or not f".{module_path}".endswith(f".{defined.group('module')}"):
         return False
-    return same_name(re.sub(r"\.\w+\(\)", "", finding.name), miss["name"])  # ``M.get_instance().x`` is ``M.x``
+    name = re.sub(r"\.\w+\(\)", "", finding.name)  # ``M.get_instance().x`` is ``M.x``
+    return any(same_name(name, missed) for missed in names_recorded(miss["name"]))
+
+
+DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+def names_recorded(recorded: str) -> List[str]:
+    """The names a reader wrote for one miss: ``default_censor (Censor.safety_checker_model)`` names the
+    instance and the attribute that holds the model, ``ip_adapters (with clip_vision, ip_negative)`` three
+    slots, ``A.x / A.y`` two. Parentheses that say more than names (``closure of ...``) leave the whole text
+    as the one name, as it was recorded."""
+    head, _, aside = recorded.partition(" (")
+    asides = [piece.strip().strip("`") for piece in re.split(r",\s*| / ", aside.removesuffix(")").removeprefix("with "))] if aside else []
+    if not all(DOTTED_NAME.fullmatch(piece) for piece in asides):
+        return [recorded]
+    return [*(piece.strip().strip("`") for piece in head.split(" / ")), *asides]
 
 
 ALSO_HELD = re.compile(r"\(also (?P<names>`[^)]*`)\)")

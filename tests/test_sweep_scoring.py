@@ -44,3 +44,14 @@ def test_a_singletons_state_is_its_classs_but_no_other_attribute_is_skipped() ->
     assert sweep.names_the_miss(finding("Tracker.get_instance().by_name", "dict `Tracker.get_instance().by_name`"), miss("Tracker.by_name"))
     assert sweep.names_the_miss(finding("Buffer().pool", "singleton's dict `Buffer().pool` holds tensors"), miss("Buffer.pool"))
     assert not sweep.names_the_miss(finding("Tracker.owner._by_name", "dict `Tracker.owner._by_name`"), miss("Tracker._by_name"))
+
+
+def test_a_miss_recorded_with_the_attributes_that_hold_the_model_is_found_by_any_of_them() -> None:
+    lazy = "long-lived `default_censor` keeps `self.model`, which `Censor.init` sets to nn.Module objects it loads"
+    assert sweep.names_the_miss(finding("default_censor", lazy), miss("default_censor (Censor.safety_checker_model)"))
+    assert sweep.names_the_miss(finding("clip_vision", "name `clip_vision`"), miss("ip_adapters (with clip_vision, ip_negative)"))
+    assert sweep.names_the_miss(finding("A.y", "attribute `A.y`"), miss("A.x / A.y"))
+    assert not sweep.names_the_miss(finding("closure", "name `closure`"), miss("benchmark.cache (closure of never-removed hooks)"))
+    assert not sweep.names_the_miss(finding("ip_negative", "name `ip_negative`"), miss("ip_adapters"))
+    assert not sweep.names_the_miss(finding("M().cache", "singleton's dict `M().cache`"), miss("M (Meta._instances) .items / .other"))
+    assert sweep.names_the_miss(finding("weakref.finalize(t, ...)", "`weakref.finalize(t, ...)`"), miss("weakref.finalize(t, ...)"))
