@@ -58,6 +58,24 @@ def test_flake8_resolves_other_modules_as_a_user_runs_it(tmp_path: Path) -> None
     ]
 
 
+def test_a_checkout_without_a_marker_is_the_project_it_is_run_in(tmp_path: Path) -> None:
+    """An archive or a zip download has no ``.git``, and research code often neither ``pyproject.toml`` nor
+    ``__init__.py``: run inside it, its top-level directories still import each other (``from pkg.patching
+    import build``), as Python sees them from there; run from outside, they are separate scripts."""
+    checkout = shutil.copytree(PROJECTS / "loaded_elsewhere", tmp_path / "checkout")
+    (checkout / "pyproject.toml").unlink()
+    (checkout / "pkg" / "__init__.py").unlink()
+    slots = checkout / "pkg" / "slots.py"
+    slots.write_text(slots.read_text().replace("from .patching import", "from pkg.patching import"))
+    inside = weakglobals("--select", "WG", ".", cwd=checkout, WEAKGLOBALS_NO_CACHE="1")
+    assert (inside.returncode, inside.stderr) == (1, ""), inside.stderr
+    assert [line.split(" ")[0] for line in inside.stdout.splitlines() if "slots.py" in line] == [
+        "pkg/slots.py:6:1:", "pkg/slots.py:7:1:", "pkg/slots.py:8:1:",
+    ], inside.stdout
+    outside = weakglobals("--select", "WG", "checkout", cwd=tmp_path, WEAKGLOBALS_NO_CACHE="1")
+    assert "slots.py" not in outside.stdout, outside.stdout
+
+
 def test_a_changed_base_class_is_seen_by_the_next_run(tmp_path: Path) -> None:
     project = shutil.copytree(PROJECTS / "bases", tmp_path / "bases")
     cache = tmp_path / "cache"

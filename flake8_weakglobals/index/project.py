@@ -274,12 +274,24 @@ class ProjectIndex:
         located = self.locate(qualified)
         return located[0].returns.get(located[1]) if located is not None else None
 
+    def built_type(self, qualified: str) -> Optional[str]:
+        """What the project function ``qualified`` calls to build what it returns (``summaries.built_and_returned``)."""
+        located = self.locate(qualified)
+        return located[0].builds.get(located[1]) if located is not None else None
+
     def holdings(self, qualified: str) -> Optional[tuple[str, list[tuple[str, list[str], int]]]]:
         """What the project class ``qualified`` stores on its instances in ``__init__``, with its module."""
         located = self.locate(qualified)
         if located is None or located[1] not in located[0].classes:
             return None
         return located[0].name, located[0].holdings.get(located[1], [])
+
+    def kept_parameters(self, qualified: str) -> Optional[tuple[str, list[tuple[str, str, int, int]]]]:
+        """What the project class ``qualified``'s ``__init__`` stores straight from its parameters, with its module."""
+        located = self.locate(qualified)
+        if located is None or located[1] not in located[0].classes:
+            return None
+        return located[0].name, located[0].kept_parameters.get(located[1], [])
 
     def compares_by_value(self, qualified: str) -> bool:
         """Whether the project class ``qualified`` or one of its bases (followed through the project) defines
@@ -394,13 +406,20 @@ class ModuleContext:
 
 
 def _top_levels(roots: list[Path]) -> frozenset[str]:
-    """The top-level names a project's roots define: those are never looked for among installed distributions."""
+    """The top-level names a project's roots define: those are never looked for among installed distributions.
+    A directory without ``__init__.py`` is a namespace package only where no installed package of that name
+    exists, as Python imports it (a copy of ``torch/`` files in the working directory does not hide torch)."""
     names = set()
     for root in roots:
         try:
-            names.update(entry.name.partition(".")[0] for entry in os.scandir(root))
+            entries = list(os.scandir(root))
         except OSError:
             continue
+        for entry in entries:
+            name = entry.name.partition(".")[0]
+            if entry.is_dir() and not os.path.isfile(os.path.join(entry.path, "__init__.py")) and installed_module(name) is not None:
+                continue
+            names.add(name)
     return frozenset(names)
 
 
@@ -488,6 +507,11 @@ def _directory_context(path: Path) -> tuple[ProjectIndex, Optional[str]]:
     roots = [root]
     if marked is not None:
         roots.extend(candidate for candidate in (marked, marked / "src") if candidate != root and candidate.is_dir())
+    elif not installed and (working := Path.cwd()) in path.parents and working != root:
+        # No marker above: the directory the run starts in is where its imports start, as ruff takes it (a
+        # checkout unpacked without its ``.git``). Only for resolving names: it is no project for the cache
+        # or for the codemod's whole-project checks, which a directory of unrelated programs would widen.
+        roots.append(working)
     key = (*roots, package)
     if key not in _INDEXES:
         _INDEXES[key] = ProjectIndex(roots, default_cache(marked), marked, package)
