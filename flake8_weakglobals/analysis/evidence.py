@@ -10,7 +10,7 @@ import functools
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Optional, Union
 
-from ..index.summaries import TYPE_VARIABLES
+from ..index.summaries import TYPE_VARIABLES, parameters_kept
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns
@@ -515,7 +515,8 @@ class Evidence:
                 return Obj(local.kind, f"built by `{text(function)}(...)`", call.lineno, owned=True)
             held = self.holding(local)
             if not held:
-                return None
+                init = next((cls.node for cls in self.survey.lineage(local) if "__init__" in cls.methods), None)
+                return self._kept_from_the_call(call, local.name, parameters_kept(init) if init is not None else [], "")
             # built here, but around what the caller handed over (``Replaced(original=module)``): the record
             # keeps those alive for as long as it lives
             around = [found for argument in (*call.args, *(k.value for k in call.keywords)) if isinstance(found := self.of(argument), Obj) and found.foreign]
@@ -560,6 +561,15 @@ class Evidence:
         built = self.survey.imported.class_kind(qualified)
         if built is not None:
             return Obj(built.kind, f"built by `{text(function)}(...)`; {built.why}", call.lineno, owned=True)
+        holder = self.survey.imported.holder(qualified)
+        if holder is not None:
+            return Obj(holder.kind, f"built by `{text(function)}(...)`", call.lineno, owned=True, holds=holder.why)
+        module, kept = self.survey.imported.kept_parameters(qualified)
+        if kept:
+            return self._kept_from_the_call(call, qualified.rpartition(".")[2], kept, f"`{module}` ")
+        made = self.survey.imported.built_kind(qualified)
+        if made is not None:  # ``build_model(cfg)`` of another module: a new object each call, as ``Net(cfg)``
+            return Obj(made.kind, f"built by `{text(function)}(...)`; {made.why}", call.lineno, owned=True)
         returned = self.survey.imported.returned_kind(qualified)
         if returned is None:
             return None
@@ -567,6 +577,17 @@ class Evidence:
             # ``torch.cuda.get_rng_state()``: torch hands back a tensor it makes, which nobody else holds
             return Obj(TENSOR, f"made by `{text(call)}`, given no object; {returned.why}", call.lineno, owned=True)
         return Obj(returned.kind, f"from `{text(call)}`; {returned.why}", call.lineno)
+
+    def _kept_from_the_call(self, call: ast.Call, name: str, kept: list[tuple[str, str, int, int]], where: str) -> Optional[Obj]:
+        """``Patcher(model=net)``: a class whose ``__init__`` stores a parameter as it is (``self.model =
+        model``) holds whatever this call hands it there, when that is a framework object or holds one."""
+        for attribute, parameter, position, line in kept:
+            argument = argument_at(call, parameter, position if position >= 0 else len(call.args))
+            found = self.of(argument) if argument is not None else None
+            if isinstance(found, Obj):
+                holds = f"`{name}` keeps {describe(found.kind)} in `self.{attribute}` ({where}line {line}), here {found.cited(call.lineno)}"
+                return Obj(name, f"built by `{text(call.func)}(...)`", call.lineno, owned=True, holds=holds, from_foreign=found.foreign and not (found.built and not found.from_foreign))
+        return None
 
     # --- types -------------------------------------------------------------------------------------
 

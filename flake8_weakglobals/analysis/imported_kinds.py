@@ -103,6 +103,12 @@ class Imported:
                     return ImportedKind(short, f"`{short}` holds {describe(kind)} (`self.{attribute}`, `{module}` line {line})")
         return None
 
+    def kept_parameters(self, qualified: str) -> tuple[str, list[tuple[str, str, int, int]]]:
+        """What the project class ``qualified``'s constructor keeps of what its caller hands it
+        (``summaries.parameters_kept``), with the class's module; nothing for a name the project does not define."""
+        found = self.context.index.kept_parameters(self.context.absolute(qualified)) if self.context is not None else None
+        return found or ("", [])
+
     def compares_by_value(self, qualified: str) -> bool:
         """Whether instances of the project class ``qualified`` compare by value (``__eq__``/``__hash__``, a
         dataclass), in its own definition or a base's, in any module of the project."""
@@ -135,6 +141,24 @@ class Imported:
             return ImportedKind(kind, f"`{absolute}` returns `{returned}`")
         through = self.class_kind(returned)
         return ImportedKind(through.kind, f"`{absolute}` returns `{returned}`") if through else None
+
+    def built_kind(self, qualified: str, depth: int = 2) -> Optional[ImportedKind]:
+        """What a project function that builds what it returns makes (``def load(): model = Net(); ...;
+        return model``): a framework object or a holder of one, when the name it calls to build it is such a
+        class, a framework factory, or (``depth`` levels down) another such function."""
+        if self.context is None or depth < 0:
+            return None
+        absolute = self.context.absolute(qualified)
+        callee = self.context.index.built_type(absolute)
+        if callee is None:
+            return None
+        final = self.context.index.resolve(callee)
+        why = f"`{absolute}` returns what `{callee.rpartition('.')[2]}(...)` builds"
+        kind = self.vocabulary.kind_of_call(final) or (through.kind if (through := self.class_kind(final)) else None)
+        if kind is not None:
+            return ImportedKind(kind, why)
+        inner = self.holder(final) or (self.built_kind(final, depth - 1) if final != absolute else None)
+        return ImportedKind(inner.kind, f"{why}; {inner.why}") if inner is not None else None
 
     def container(self, qualified: str) -> Optional[ImportedContainer]:
         """A module-level or class-level container of another project module, imported here."""

@@ -16,7 +16,7 @@ from typing import Iterator, Optional, Union
 from ..syntax.container_expressions import ContainerType, classify
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names, base_class
-from ..syntax.scopes import every_statement
+from ..syntax.scopes import every_statement, module_level, own_returns
 
 CACHE_FUNCTIONS = frozenset({"functools.lru_cache", "functools.cache"})
 _CACHE_FUNCTION_NAMES = frozenset(name.rpartition(".")[2] for name in CACHE_FUNCTIONS)  # a wrapper calls one
@@ -30,6 +30,9 @@ class ModuleSummary:
     classes: dict[str, list[str]] = field(default_factory=dict)  # class -> its bases, absolute
     cache_wrappers: list[str] = field(default_factory=list)  # functions (or names) that wrap lru_cache
     returns: dict[str, str] = field(default_factory=dict)  # function -> the absolute type it is annotated to return
+    #: Unannotated functions that build what they return: function -> the absolute name called to build it
+    #: (``built_and_returned``)
+    builds: dict[str, str] = field(default_factory=dict)
     containers: dict[str, tuple[int, str]] = field(default_factory=dict)  # container -> (line, ContainerType value)
     class_containers: dict[str, tuple[int, str]] = field(default_factory=dict)  # ``Store._items`` -> (line, type)
     #: Functions that keep an argument in one of those containers: ``register`` or ``Store.put`` ->
@@ -41,6 +44,9 @@ class ModuleSummary:
     #: f(...)`` (the callee), ``self.X = param`` (the parameter's annotation), ``self.X: T = ...``: class ->
     #: [(attribute, every absolute name in that call or annotation, line)]; who asks decides what they are
     holdings: dict[str, list[tuple[str, list[str], int]]] = field(default_factory=dict)
+    #: What each class's ``__init__`` stores straight from an unannotated parameter (``self.model = model``):
+    #: class -> [(attribute, parameter, position as callers pass it, line)] (``parameters_kept``)
+    kept_parameters: dict[str, list[tuple[str, str, int, int]]] = field(default_factory=dict)
     #: Classes that define ``__eq__`` or ``__hash__`` (or are dataclasses that generate them): their
     #: instances are told apart by value, not identity
     value_equality: list[str] = field(default_factory=list)
@@ -118,6 +124,9 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
             holdings = _holdings(statement, qualify)
             if holdings:
                 summary.holdings[statement.name] = holdings
+            kept = parameters_kept(statement)
+            if kept:
+                summary.kept_parameters[statement.name] = kept
             if defines_value_equality(statement, qualify):
                 summary.value_equality.append(statement.name)
             if keeps_created_instances(statement):
@@ -128,6 +137,8 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
             returned = _returned_type(statement.returns, qualify)
             if returned:
                 summary.returns[statement.name] = returned
+            elif not statement.decorator_list and (built := built_and_returned(statement, qualify)):
+                summary.builds[statement.name] = built
         elif isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
             for target in targets:
@@ -193,6 +204,64 @@ def _holdings(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int]]:  
         if spelled:
             found.append((attribute, spelled, node.lineno))
     return found
+
+
+def parameters_kept(cls: ast.ClassDef) -> list[tuple[str, str, int, int]]:
+    """What ``cls.__init__`` stores on ``self`` straight from an unannotated parameter it never rebinds
+    (``self.model = model``): (attribute, parameter, its position as callers pass it, -1 for keyword-only,
+    line). Nothing in the class says what that is; each call does (``Patcher(model=net)`` holds ``net``)."""
+    init = next((s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
+    if init is None or not (init.args.posonlyargs or init.args.args):
+        return []
+    positional = [*init.args.posonlyargs, *init.args.args]
+    receiver = positional[0].arg
+    positions = {a.arg: i - 1 for i, a in enumerate(positional) if i and a.annotation is None}
+    positions.update({a.arg: -1 for a in init.args.kwonlyargs if a.annotation is None})
+    stores: list[tuple[str, str, int]] = []
+    rebound: set[str] = set()
+    for node in every_statement(init.body):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+        rebound |= {t.id for t in targets if isinstance(t, ast.Name)}
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id in positions:
+            stores += [(t.attr, node.value.id, node.lineno) for t in targets if isinstance(t, ast.Attribute) and getattr(t.value, "id", None) == receiver]
+    return [(attribute, parameter, positions[parameter], line) for attribute, parameter, line in stores if parameter not in rebound]
+
+
+def built_and_returned(function: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> Optional[str]:  # type: ignore[no-untyped-def]
+    """The absolute name a function calls to build what it returns, on every path that returns something:
+    ``return Net(cfg)``, or ``model = Net(cfg); ...; return model``, where a rebinding from the object itself
+    (``model = model.half()``, ``model, _ = load(model, path)``) keeps it. What that name makes (a model, a
+    holder of one, nothing of the framework's) the reader asks the project; a parameter or anything else
+    returned is the caller's, and says nothing."""
+    returns = [r.value for r in own_returns(function) if not (isinstance(r.value, ast.Constant) and r.value.value is None)]
+    callees = {_built_into(function, value, qualify) for value in returns}
+    return callees.pop() if len(callees) == 1 and None not in callees else None
+
+
+def _built_into(function: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr, qualify) -> Optional[str]:  # type: ignore[no-untyped-def]
+    if isinstance(value, ast.Call):
+        return qualify(value.func)
+    if not isinstance(value, ast.Name):
+        return None
+    name = value.id
+    built: set[Optional[str]] = set()
+    for statement in module_level(function.body):
+        if isinstance(statement, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
+            bound = [statement.target] if isinstance(statement, (ast.For, ast.AsyncFor)) else [i.optional_vars for i in statement.items if i.optional_vars]
+            if any(isinstance(n, ast.Name) and n.id == name for target in bound for n in ast.walk(target)):
+                return None
+        if not isinstance(statement, (ast.Assign, ast.AnnAssign)) or statement.value is None:
+            continue
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets) and isinstance(statement.value, ast.Call) and not _mentions(statement.value, name):
+            built.add(qualify(statement.value.func))
+        elif any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t)) and not _mentions(statement.value, name):
+            return None  # bound to something else: ``model = cache[key]``
+    return built.pop() if len(built) == 1 else None
+
+
+def _mentions(expr: ast.expr, name: str) -> bool:
+    return any(isinstance(node, ast.Name) and node.id == name for node in ast.walk(expr))
 
 
 #: Generics whose parameters are no instances: ``type[Tensor]`` holds a class, ``Callable[[Tensor], ...]`` a function.
