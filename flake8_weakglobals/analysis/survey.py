@@ -176,7 +176,9 @@ class _Pending:
     """What can only be judged once every statement was seen (classes may be defined after use)."""
 
     decorated: list[tuple[FunctionNode, Optional[ClassInfo]]] = field(default_factory=list)
-    instances: list[tuple[str, ast.expr]] = field(default_factory=list)
+    #: ``_INSTANCE = Registry()``, or ``censor = Censor().censor`` (the bound method keeps its instance):
+    #: (name, callee, the method bound or "")
+    instances: list[tuple[str, ast.expr, str]] = field(default_factory=list)
     #: ``cls._instance = cls()`` in a classmethod, ``Registry._instance = Registry()``: (target, callee, the class
     #: ``cls`` is, in a classmethod)
     class_instances: list[tuple[ast.Attribute, ast.expr, Optional[ClassInfo]]] = field(default_factory=list)
@@ -330,7 +332,9 @@ def _visit_assignment(
                 if container:
                     survey.module_candidates.add(target.id)
                 elif isinstance(value, ast.Call) and len(targets) == 1:
-                    pending.instances.append((target.id, value.func))
+                    pending.instances.append((target.id, value.func, ""))
+                elif isinstance(value, ast.Attribute) and isinstance(value.value, ast.Call) and len(targets) == 1:
+                    pending.instances.append((target.id, value.value.func, value.attr))
             elif owner is not None and function is None and container:
                 survey.class_candidates.setdefault(owner.name, set()).add(target.id)
             elif owner is not None and function is None and constructor is not None:
@@ -340,7 +344,7 @@ def _visit_assignment(
             elif container and target.id in declared_global:
                 survey.module_candidates.add(target.id)  # ``global X; X = {}``: even without a module binding
             elif target.id in declared_global and isinstance(value, ast.Call) and len(targets) == 1:
-                pending.instances.append((target.id, value.func))  # ``global _INSTANCE; _INSTANCE = Registry()``
+                pending.instances.append((target.id, value.func, ""))  # ``global _INSTANCE; _INSTANCE = Registry()``
         elif isinstance(target, ast.Attribute) and container:
             pending.attributes_given_containers.add(target.attr)
         elif isinstance(target, ast.Attribute) and isinstance(value, ast.Call) and len(targets) == 1:
@@ -576,10 +580,11 @@ def _settle_candidates(survey: Survey, pending: _Pending, vocabulary: Vocabulary
     for class_name, attribute in pending.class_placeholders:  # ``X = None`` in a class, ``cls.X = {}`` later
         if attribute in pending.attributes_given_containers:
             survey.class_candidates.setdefault(class_name, set()).add(attribute)
-    for name, callee in pending.instances:
+    for name, callee, method in pending.instances:
         # A module-level model owns its tensors by design: only instances of other classes are state holders.
         if isinstance(callee, ast.Name) and callee.id in survey.classes and survey.classes[callee.id].kind is None:
-            survey.singletons[name] = callee.id
+            if not method or any(method in cls.methods for cls in survey.lineage(survey.classes[callee.id])):
+                survey.singletons[name] = callee.id
     for name in pending.filled_names - survey.module_candidates:
         qualified = survey.names.qualify(ast.Name(name)) if survey.names.imported_from(name) else None
         container = survey.imported.container(qualified) if qualified else None

@@ -1,15 +1,18 @@
-"""WG011: an attribute of a long-lived instance that a method sets to a module or tensor handed to it.
+"""WG011: an attribute of a long-lived instance that a method sets to a module or tensor handed to it, or
+to a model it loads.
 
 A session, context or engine object kept for the whole process (a module-level instance, one a class keeps
 in ``cls._instance``, one a singleton metaclass keeps) holds whatever its methods store on ``self``. When a
 method stores what its caller handed it (``def initialize(self, model: nn.Module): self.model = model``) and
 nothing ever sets the attribute back (``self.model = None``, ``del self.model``, outside ``__init__``), the
-caller's model stays alive after the caller is done with it, until the next call replaces it. WG001-WG008
-see containers; this is the same pin in a plain attribute.
+caller's model stays alive after the caller is done with it, until the next call replaces it. A model a
+method loads on first use (``if self.model is None: self.model = load()``) stays for the process the same
+way: WG012's lazily loaded global, kept on an instance. WG001-WG008 see containers; this is the same pin in
+a plain attribute.
 
-What the instance builds for itself (``self.buffer = torch.zeros(n)``), what it is given at import (a
-module-level object, owned by the module anyway) and an instance that is itself a module (a module-level
-model owns its tensors by design) are not reported. Found from one module: a store through the singleton's
+A tensor the instance builds for itself (``self.buffer = torch.zeros(n)``, a workspace), what it is given at
+import (a module-level object, owned by the module anyway) and an instance that is itself a module (a
+module-level model owns its tensors by design) are not reported. Found from one module: a store through the singleton's
 name in another module, or a release there, is not seen.
 """
 from __future__ import annotations
@@ -18,7 +21,7 @@ import ast
 from typing import Callable, Iterator, Optional
 
 from ..analysis.evidence import Evidence, Obj, text
-from ..analysis.framework_types import describe
+from ..analysis.framework_types import PARAMETER, TENSOR, describe
 from ..analysis.survey import PLAIN_VALUES, ClassInfo, Survey, instance_keeping_metaclass
 from ..syntax.scopes import FunctionNode, every_statement, function_parameters
 from .findings import Evidence as Proof, Finding
@@ -27,13 +30,16 @@ from .findings import Evidence as Proof, Finding
 DOCS: dict[str, str] = {
     "WG011": """\
 *An attribute of a long-lived instance (module-level, kept by its class, or by a singleton metaclass) that a
-method sets to a module, parameter or tensor its caller handed it, and that nothing sets back.*
+method sets to a module, parameter or tensor its caller handed it, or to a model it loads, and that nothing
+sets back.*
 
 - **Why it matters**: the instance lives as long as the process, so the model (or the tensor) a caller
   handed it stays alive after the caller is done, until the next call replaces it: a session or context
   object that keeps the last model it was given keeps all its parameters and, through them, their
-  gradients and optimizer state.
-- **Example**: `SESSION = Session()` with `def initialize(self, model: nn.Module): self.model = model`.
+  gradients and optimizer state. A model a method loads on first use stays (often on the GPU) after the
+  work that needed it, as WG012's lazily loaded global does.
+- **Example**: `SESSION = Session()` with `def initialize(self, model: nn.Module): self.model = model`;
+  `check = Censor().check` with `def check(self, x): if self.model is None: self.model = load_checker()`.
 - **Fix**: none automatic. Set the attribute back to `None` when the work that needed it is done (a
   `reset()`, `finalize()` or `__exit__`), or hold it weakly (`weakref.ref(model)`) if the instance only
   needs to reach it while the caller keeps it.
@@ -67,12 +73,15 @@ def judge_singleton_state(module: ast.Module, survey: Survey, evidence_of: Calla
                 continue
             evidence = evidence or evidence_of()
             held = evidence.of(value)
-            if not (isinstance(held, Obj) and held.foreign and not held.built and not held.owned and not held.module_held):
+            if not isinstance(held, Obj) or held.module_held:
                 continue
+            handed = held.foreign and not held.built and not held.owned
+            if not handed and held.kind in (TENSOR, PARAMETER):
+                continue  # a workspace the instance builds for itself
             released_here = _set_back(module.body, lambda target: text(target) == holder) if released_here is None else released_here
             if attribute in released_here:
                 continue
-            found.append(_finding(info, holder, target, method, held))
+            found.append(_finding(info, holder, target, method, held, handed))
             released.add(attribute)  # one finding per attribute: its first store
     return found
 
@@ -136,8 +145,9 @@ def _set_back(body: list[ast.stmt], is_instance: Callable[[ast.expr], bool]) -> 
     return found
 
 
-def _finding(info: ClassInfo, holder: str, target: ast.Attribute, method: FunctionNode, held: Obj) -> Finding:
+def _finding(info: ClassInfo, holder: str, target: ast.Attribute, method: FunctionNode, held: Obj, handed: bool) -> Finding:
     line = target.lineno
+    whose = "its caller hands it" if handed else "it loads"
     return Finding(
         code="WG011",
         line=line,
@@ -149,7 +159,7 @@ def _finding(info: ClassInfo, holder: str, target: ast.Attribute, method: Functi
         evidence=Proof(held.line or line, held.why),
         message=(
             f"WG011 long-lived `{holder}` keeps `self.{target.attr}`, which `{info.name}.{method.name}` sets to "
-            f"{describe(held.kind)} its caller hands it ({held.cited(line)}), and nothing sets it back"
+            f"{describe(held.kind)} {whose} ({held.cited(line)}), and nothing sets it back"
         ),
         fix_reason="set it back to None when the work that needs it is done, or hold it weakly",
     )
