@@ -27,11 +27,11 @@ RULES: dict[str, Rule] = {
         Rule("WG004", "WeakKeyDictionary or WeakSet whose keys are tensors or parameters"),
         Rule("WG005", "long-lived dict keyed by id() of framework objects, never emptied"),
         Rule("WG006", "functools cache on a function or method that takes modules or tensors"),
-        Rule("WG007", "module- or class-level workspace, or cache called with plain values, of modules or tensors it allocates itself"),
+        Rule("WG007", "module- or class-level workspace (a container or a slot), or cache called with plain values, of modules or tensors it allocates itself"),
         Rule("WG008", "module- or class-level dict holding modules, parameters or tensors as values"),
         Rule("WG009", "weakref.finalize or weakref.ref callback that refers to its own object"),
         Rule("WG010", "hook that stashes what it sees, registered on a module handed in, its handle dropped"),
-        Rule("WG011", "long-lived instance's attribute set to a module, parameter or tensor handed to it, never set back"),
+        Rule("WG011", "long-lived instance's attribute set to a module, parameter or tensor handed to it, or to a model it loads, never set back"),
         Rule("WG012", "module-level name or class attribute a function sets to a model (or a tensor handed to it), never set back"),
     )
 }

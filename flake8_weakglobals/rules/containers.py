@@ -117,7 +117,9 @@ numbers, sizes and strings keeps nothing alive).*
 """,
     "WG007": """\
 *Module- or class-level container, or a `functools.lru_cache`/`cache` called with plain values, that keeps
-the modules or tensors it allocates itself while the program runs, for the rest of the process.*
+the modules or tensors it allocates itself while the program runs, for the rest of the process; also a
+module-level name or class attribute, empty at import, that a function sets to a tensor it builds and
+nothing sets back (`global _window; _window = torch.hann_window(n)`).*
 
 - **Why it matters**: the process keeps every object it ever made there: a workspace per size and device, a
   mel filterbank or a window per device (often on the GPU), a model a loader function cached by name.

@@ -1,4 +1,5 @@
-"""WG012: a module-level name or a class attribute that a function sets to a model, and nothing sets back.
+"""WG012: a module-level name or a class attribute that a function sets to a model, and nothing sets back
+(WG007 when it is a tensor the function builds itself: a workspace kept in a slot).
 
 A module is imported once and kept for the process, and so is a class: a name a function fills with
 ``global model; model = load()``, or an attribute a classmethod fills with ``cls.checker = Checker()``, keeps
@@ -9,8 +10,9 @@ containers, caches, hooks and singletons' attributes; this is the same pin in th
 
 Not reported: a slot bound to an object at import (the module's own, replaced later: a default), one some
 function of the module sets back (``X = None``, ``del X``) or restores, what holds no framework object, what
-the module keeps anyway (a module-level model named again), a tensor the function builds itself (a
-workspace: WG007's), and the globals of a module run as a program. Found from one module: a store
+the module keeps anyway (a module-level model named again), and the globals of a module run as a program.
+A tensor the function builds itself (``_window = torch.hann_window(n)``) is reported as WG007, the workspace
+a container would be. Found from one module: a store
 or an unload from another module (``worker.model = None`` elsewhere) is not seen.
 """
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Callable, Optional
 from ..analysis.evidence import Evidence, Obj
 from ..analysis.framework_types import PARAMETER, TENSOR, describe
 from ..analysis.survey import PLAIN_VALUES, SlotStore, Survey
+from . import codes
 from .findings import Evidence as Proof, Finding
 
 #: The rule page of WG012 (``docs.py`` gathers it with the other families').
@@ -46,7 +49,8 @@ object holding one), or to a tensor its caller handed it, and that nothing sets 
 
 
 def judge_kept_slots(module: ast.Module, survey: Survey, evidence_of: Callable[[], Evidence]) -> list[Finding]:
-    """WG012 for each slot a function fills with a framework object and no function of the module sets back:
+    """WG012 (WG007 for a tensor the function builds) for each slot a function fills with a framework object and
+    no function of the module sets back:
     one finding per slot, at its definition (where ``# noqa`` belongs), else at its first such store."""
     if not survey.slot_stores:
         return []
@@ -64,14 +68,20 @@ def judge_kept_slots(module: ast.Module, survey: Survey, evidence_of: Callable[[
         held = evidence_of().of(store.value)
         if not isinstance(held, Obj) or held.module_held:
             continue
-        if held.kind in (TENSOR, PARAMETER) and (not held.foreign or (held.built and not held.from_foreign)):
-            continue  # a workspace the function builds for itself (WG007's)
+        workspace = held.kind in (TENSOR, PARAMETER) and (not held.foreign or (held.built and not held.from_foreign))
+        if workspace and store.function.name in _TEST_SETUP:
+            continue  # a test class's (module's) own data, as a test module's tables built at import
         if _restored(store, survey):
             set_back.add(store.name)
             continue
         reported.add(store.name)
-        found.append(_finding(store, held, definition[0] if definition is not None else None))
+        where = definition[0] if definition is not None else None
+        found.append(_workspace(store, held, where) if workspace else _finding(store, held, where))
     return found
+
+
+#: pytest's and unittest's once-per-class (or module) set-up: what they build is the tests' own data.
+_TEST_SETUP = frozenset({"setup_class", "setUpClass", "setup_module", "setUpModule"})
 
 
 def _restored(store: SlotStore, survey: Survey) -> bool:
@@ -112,6 +122,26 @@ def _definition(module: ast.Module, survey: Survey, store: SlotStore) -> Optiona
 def _empty(value: Optional[ast.expr]) -> bool:
     """``X = None``, or ``X: Optional[nn.Module]`` alone: the slot starts empty and a function fills it."""
     return value is None or SlotStore.is_none(value)
+
+
+def _workspace(store: SlotStore, held: Obj, definition: Optional[ast.expr]) -> Finding:
+    """WG007 for a tensor the function builds itself and keeps in the slot (``_window = torch.hann_window(n)``):
+    a workspace, as in a container, kept for the process; nobody else owns it, so nothing else is pinned."""
+    where = definition if definition is not None else store.target
+    line = store.target.lineno
+    place, kind = ("class", "attribute") if "." in store.name else ("module-level", "name")
+    return Finding(
+        code="WG007",
+        line=where.lineno,
+        col=where.col_offset,
+        name=store.name,
+        kind=kind,
+        scope="class" if "." in store.name else "module",
+        holds=(held.kind,),
+        evidence=Proof(held.line or line, held.why),
+        message=codes.container_message("WG007", kind, place, store.name, (held.kind,), f"({held.cited(line)}), set by `{store.function.name}`"),
+        fix_reason=codes.WORKSPACE,
+    )
 
 
 def _finding(store: SlotStore, held: Obj, definition: Optional[ast.expr]) -> Finding:
