@@ -417,7 +417,8 @@ def _top_levels(roots: list[Path]) -> frozenset[str]:
             continue
         for entry in entries:
             name = entry.name.partition(".")[0]
-            if entry.is_dir() and not os.path.isfile(os.path.join(entry.path, "__init__.py")) and installed_module(name) is not None:
+            namespace = name.isidentifier() and entry.is_dir() and not os.path.isfile(os.path.join(entry.path, "__init__.py"))
+            if namespace and installed_module(name) is not None:
                 continue
             names.add(name)
     return frozenset(names)
