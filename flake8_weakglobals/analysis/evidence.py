@@ -412,12 +412,12 @@ class Evidence:
             return self._assumed.get(key)
         self._active.add(key)
         try:
-            values = [self._of_binding(scope, binding) for binding in bindings]
+            values = [self._of_binding(scope, binding, name.id) for binding in bindings]
             found = same(values)
             known = same(value for value in values if value is not None) if found is None and len(bindings) > 1 else None
             if known is not None:  # ``t = torch.empty(n)`` then ``t = t.share_memory_()``: again, with ``t`` known
                 self._assumed[key] = known
-                found = same(known if self._read_back(binding) else self._of_binding(scope, binding) for binding in bindings)
+                found = same(known if self._read_back(binding) else self._of_binding(scope, binding, name.id) for binding in bindings)
                 del self._assumed[key]
         finally:
             self._active.discard(key)
@@ -473,7 +473,9 @@ class Evidence:
         kinds = {self.kind_of_type(cls) for cls in classes}
         return kinds.pop() if len(kinds) == 1 else None
 
-    def _of_binding(self, scope: ast.AST, binding: Binding) -> Value:
+    def _of_binding(self, scope: ast.AST, binding: Binding, name: str) -> Value:
+        if binding.how == "value" and not binding.path and self._empty_dict(binding.node) and isinstance(scope, FUNCTIONS):
+            return self._filled_record(scope, name)
         if binding.how == "value":
             return disowned(project(self.of(binding.node), binding.path))
         if binding.how == "element":
@@ -490,6 +492,21 @@ class Evidence:
             before = self._of_name(binding.node.target)
             return self._derived([before, self.of(binding.node.value)], binding.node) if isinstance(before, Obj) else None
         return None
+
+    def _empty_dict(self, node: ast.AST) -> bool:
+        """``{}`` or ``dict()``."""
+        if isinstance(node, ast.Dict):
+            return not node.keys
+        return isinstance(node, ast.Call) and not node.args and not node.keywords and self.names.qualify(node.func) == "builtins.dict"
+
+    def _filled_record(self, function: FunctionNode, name: str) -> Value:
+        """``state = dict()``, then ``state["model"] = model``: a record a function fills key by key holds
+        what it puts under its string keys, as the literal ``{"model": model}`` would."""
+        items = tuple(
+            self.of(node.value) for node in ast.walk(function)
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and _is_string_item_of(node.targets[0], name)
+        )
+        return Tup(items) if any(item is not None for item in items) else None
 
     def _caught(self, function: FunctionNode, handler: ast.ExceptHandler) -> Value:
         """``except RuntimeError as error`` in a function whose frame holds a framework object (a parameter):
@@ -931,6 +948,14 @@ def argument_at(call: ast.Call, name: str, position: int) -> Optional[ast.expr]:
     if position < len(call.args):
         return call.args[position]
     return next((keyword.value for keyword in call.keywords if keyword.arg == name), None)
+
+
+def _is_string_item_of(target: ast.expr, name: str) -> bool:
+    """``name["model"]``."""
+    return (
+        isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == name
+        and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str)
+    )
 
 
 def _is_ellipsis(node: ast.AST) -> bool:

@@ -19,7 +19,7 @@ from ..analysis.long_lived_places import Slot
 from ..analysis.recorded_uses import Definition, Fill, SlotUses
 from ..analysis.survey import KeptArgument, Survey
 from ..analysis.uses import id_argument, statement_text
-from ..syntax.container_expressions import ContainerType, Member, initial_members, root_name
+from ..syntax.container_expressions import ContainerType, Member, classify, initial_members, root_name
 from ..syntax.scopes import FunctionNode, every_statement, function_parameters
 from . import codes
 from .container_fix import FixSafety, annotation_edits, constructor_edit, runtime_class
@@ -409,8 +409,16 @@ class ContainerJudge:
                     yield Fill(Member(inner, member.shape, member.value), definition.target.lineno, "definition", True, definition.top_level)
                 else:
                     yield Fill(member, definition.target.lineno, "definition", at_import=definition.top_level)
-        if any(d.constructor and d.constructor.type is ContainerType.DEFAULT_MAP for d in containers):
+        if any(d.constructor and d.constructor.type is ContainerType.DEFAULT_MAP for d in containers) or any(
+            self._makes_its_entries(fill) for fill in uses.fills
+        ):
             yield from uses.subscript_reads
+
+    def _makes_its_entries(self, fill: Fill) -> bool:
+        """``X[k] = dict()``, then ``X[k]["model"] = model``: a map whose entries are containers its own fills
+        make holds what goes into them, as a ``defaultdict`` does."""
+        made = classify(fill.member.value, self.survey.names)
+        return made is not None and made.type is not ContainerType.PLACEHOLDER
 
     def _value(self, fill: Fill, keyed: bool) -> Value:
         shape = fill.member.shape
