@@ -21,6 +21,10 @@ from .framework_types import Vocabulary
 from .imported_kinds import CACHE_DECORATORS, NOWHERE, Imported, ImportedContainer, ImportedKeeper
 
 _FILLING_METHODS = KEEPING_METHODS | {"update"}  # ``update`` fills with its argument's items
+#: An app server's caches (Streamlit's): they keep what the function returns for as long as the server runs,
+#: under a hash of the arguments, never the arguments themselves. ``cache_data`` (``experimental_memo``)
+#: stores a pickled copy and hands back copies, so it keeps no object of the caller's.
+RESULT_CACHES = frozenset({"streamlit.cache", "streamlit.cache_resource", "streamlit.experimental_singleton"})
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,7 @@ class CachedFunction:
     decorator: ast.expr
     owner: Optional[ClassInfo]
     wrapper: Optional[str] = None  # the project's own decorator that applies ``lru_cache``, qualified
+    keeps_arguments: bool = True  # False for a cache keyed by a hash of them (``RESULT_CACHES``)
 
 
 @dataclass(frozen=True)
@@ -625,6 +630,8 @@ def _settle_candidates(survey: Survey, pending: _Pending, vocabulary: Vocabulary
             qualified = survey.names.qualify(target)
             if qualified in CACHE_DECORATORS:
                 survey.cached_functions.append(CachedFunction(function, decorator, owner))
+            elif qualified in RESULT_CACHES:
+                survey.cached_functions.append(CachedFunction(function, decorator, owner, keeps_arguments=False))
             elif isinstance(target, ast.Name) and target.id in survey.functions and survey.names.defines(target.id):
                 if target.id not in wrappers:
                     wrappers[target.id] = wraps_a_cache(survey.functions[target.id], survey.names.qualify)

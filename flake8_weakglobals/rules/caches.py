@@ -75,6 +75,8 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
     (annotated, or passed them by its callers in this module); the fix is ``cache_fix.py``'s decision."""
     function, owner = cached.function, cached.owner
     bound = owner is not None and function not in survey.unbound_methods
+    if not cached.keeps_arguments:  # an app server's cache: only what it returns stays
+        return None if bound else _keeps_what_it_builds(cached, survey, evidence)
     if owner is not None and _cleared_on_every_mode_switch(function.name, owner, survey):
         return None
     found: Optional[Obj] = None

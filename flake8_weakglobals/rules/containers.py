@@ -116,8 +116,9 @@ numbers, sizes and strings keeps nothing alive).*
   elsewhere**).
 """,
     "WG007": """\
-*Module- or class-level container, or a `functools.lru_cache`/`cache` called with plain values, that keeps
-the modules or tensors it allocates itself while the program runs, for the rest of the process; also a
+*Module- or class-level container, or a `functools.lru_cache`/`cache` called with plain values (or an app
+server's cache, Streamlit's `st.cache_resource` and `st.cache`), that keeps the modules or tensors it
+allocates itself while the program runs, for the rest of the process; also a
 module-level name or class attribute, empty at import, that a function sets to a tensor it builds and
 nothing sets back (`global _window; _window = torch.hann_window(n)`).*
 
@@ -128,7 +129,10 @@ nothing sets back (`global _window; _window = torch.hann_window(n)`).*
 - **Example**: `class DeepSpeedSelfAttention: _qkv_buffers = []` with `_qkv_buffers.append(torch.empty(...))`;
   a map of them under plain keys, `_cublaslt_workspaces[(device, size)] = torch.empty(size, ...)` (torch);
   `@lru_cache def mel_filters(device, n_mels: int) -> torch.Tensor` (the tensors it returns, one per
-  distinct call).
+  distinct call); `@st.cache_resource def load_model(name)` in a Streamlit app (the server keeps each model
+  it loads across every rerun; it hashes the arguments instead of keeping them, so only what it returns
+  counts); a map whose entries it makes and fills in place (`_CONFIGS[name] = dict()`, then
+  `_CONFIGS[name]["model"] = load(name)`).
 - **Fix**: none automatic: a weak container would drop the objects at once, and a weak cache frees nothing
   under plain keys. Free (or `cache_clear()`) the workspace when done if it is large; where the process
   is meant to keep it, say so with `# noqa: WG007`.
