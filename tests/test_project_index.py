@@ -70,7 +70,7 @@ def test_a_checkout_without_a_marker_is_the_project_it_is_run_in(tmp_path: Path)
     inside = weakglobals("--select", "WG", ".", cwd=checkout, WEAKGLOBALS_NO_CACHE="1")
     assert (inside.returncode, inside.stderr) == (1, ""), inside.stderr
     assert [line.split(" ")[0] for line in inside.stdout.splitlines() if "slots.py" in line] == [
-        "pkg/slots.py:6:1:", "pkg/slots.py:7:1:", "pkg/slots.py:8:1:",
+        "pkg/slots.py:6:1:", "pkg/slots.py:7:1:", "pkg/slots.py:8:1:", "pkg/slots.py:12:1:",
     ], inside.stdout
     outside = weakglobals("--select", "WG", "checkout", cwd=tmp_path, WEAKGLOBALS_NO_CACHE="1")
     assert "slots.py" not in outside.stdout, outside.stdout

@@ -10,7 +10,7 @@ import functools
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Optional, Union
 
-from ..index.summaries import TYPE_VARIABLES, parameters_kept
+from ..index.summaries import MODEL_PREPARATIONS, MODULE_ONLY_METHODS, TYPE_VARIABLES, parameters_kept, treated_as_module
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns
@@ -242,7 +242,7 @@ class Evidence:
         self._assumed: dict[tuple[ast.AST, str], Value] = {}  # a name's value while a binding made from it is read
         self._calls: dict[tuple[str, bool], list[ast.Call]] = {}
         self._held: dict[tuple[ast.AST, str], Optional[str]] = {}
-        self._made: dict[ast.AST, Optional[Obj]] = {}  # what a function of the module builds and returns
+        self._made: dict[ast.AST, Value] = {}  # what a function of the module builds and returns
         self._aliasing: set[str] = set()  # the type aliases being read through
         self._mentions = Mentions(source)
 
@@ -423,7 +423,16 @@ class Evidence:
             self._active.discard(key)
         if found is not None and scope is self.scopes.module and name.id not in self.survey.global_names:
             return held_by_module(found)  # bound at import and never replaced: the module keeps it for good
+        if found is None and isinstance(scope, FUNCTIONS) and all(binding.how == "value" for binding in bindings):
+            return self._prepared_as_model(scope, name.id) or self._narrowed(name, scope)
         return found if found is not None else self._narrowed(name, scope)
+
+    def _prepared_as_model(self, function: FunctionNode, name: str) -> Optional[Obj]:
+        """``model = registry.build(cfg)``, then ``model.load_state_dict(sd)`` and ``model.eval().to(device)``:
+        a local the function loads from calls nothing here can type, and treats as a module. It is the
+        function's own, as what a constructor builds is (a container it goes into is its keeper)."""
+        used = _module_method_called(function, lambda receiver: isinstance(receiver, ast.Name) and receiver.id == name, self._mentions)
+        return Obj(MODULE, f"`{name}.{used[0]}()` is called", used[1], owned=True, built=True) if used else None
 
     def _read_back(self, binding: Binding) -> bool:
         """``m = CACHE[key]`` beside ``m = Net()`` (a memo: ``if key in CACHE: m = CACHE[key] else: m = Net();
@@ -723,10 +732,11 @@ class Evidence:
         holder = self.survey.imported.holder(qualified)
         return holder.why if holder is not None else ""
 
-    def _made_by_local_function(self, function: ast.expr) -> Optional[Obj]:
+    def _made_by_local_function(self, function: ast.expr) -> Value:
         """``_load(path)``, a function of this module (undecorated) that returns a model or tensor it builds
-        on every path that returns one (``model = Net(); ...; return model``): the call builds it too. Only what
-        the function builds counts: what it returns of its caller's depends on the call."""
+        on every path that returns one (``model = Net(); ...; return model``, or ``return model, msg``): the
+        call builds it too. Only what the function builds counts: what it returns of its caller's depends on
+        the call."""
         if not isinstance(function, ast.Name) or function.id not in self.survey.functions:
             return None  # the common call: no ``def`` of the module has that name
         resolved = self.scopes.resolve(function.id, function)
@@ -739,9 +749,18 @@ class Evidence:
             self._made[callee] = None  # a function that calls itself ends here
             returns = [r.value for r in own_returns(callee) if not SlotStore.is_none(r.value)]  # type: ignore[arg-type]
             found = same(self.of(value) for value in returns) if returns else None
-            if isinstance(found, Obj) and (found.owned or found.built) and not found.module_held:
-                self._made[callee] = Obj(found.kind, f"returned by `{callee.name}`, {found.why}", found.line, owned=True, holds=found.holds)
+            if isinstance(found, Tup):  # ``return model, tokenizer``: each item as if returned alone
+                items = tuple(self._built_by(callee, item) for item in found.items)
+                self._made[callee] = Tup(items) if any(item is not None for item in items) else None
+            else:
+                self._made[callee] = self._built_by(callee, found)
         return self._made[callee]
+
+    @staticmethod
+    def _built_by(callee: FunctionNode, found: Value) -> Optional[Obj]:
+        if isinstance(found, Obj) and (found.owned or found.built) and not found.module_held:
+            return Obj(found.kind, f"returned by `{callee.name}`, {found.why}", found.line, owned=True, holds=found.holds)
+        return None
 
     def holding(self, info: ClassInfo) -> Optional[str]:
         """Why instances of this module's class ``info`` hold framework objects, when it has no framework
@@ -896,24 +915,13 @@ class Evidence:
         return None
 
 
-#: Methods only ``nn.Module`` has: a receiver they are called on is a module, whatever its name.
-_MODULE_ONLY_METHODS = frozenset(
-    "register_forward_hook register_forward_pre_hook register_full_backward_hook register_full_backward_pre_hook "
-    "named_modules named_children named_buffers register_buffer register_module get_submodule".split()
-)
-
-
 def _module_method_called(
     function: FunctionNode, is_receiver: Callable[[ast.expr], bool], mentions: Mentions
 ) -> Optional[tuple[str, int]]:
-    """The first module-only method called on the receiver in ``function``, and the line of that call."""
-    if not Mentions.within(mentions.words(_MODULE_ONLY_METHODS), function):
+    """How ``function`` treats the receiver as a module (``summaries.treated_as_module``), and the line."""
+    if not Mentions.within(mentions.words(MODULE_ONLY_METHODS | MODEL_PREPARATIONS), function):
         return None  # the text never names one of them: no walk
-    for node in ast.walk(function):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MODULE_ONLY_METHODS:
-            if is_receiver(node.func.value):
-                return node.func.attr, node.lineno
-    return None
+    return treated_as_module(function, is_receiver)
 
 
 def _is_self_attribute(expr: ast.expr, method: FunctionNode, attribute: str) -> bool:

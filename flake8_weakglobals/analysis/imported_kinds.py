@@ -12,7 +12,7 @@ from typing import Optional
 from ..index.project import ModuleContext
 from ..index.summaries import CACHE_FUNCTIONS as CACHE_DECORATORS
 from ..syntax.container_expressions import ContainerType
-from .framework_types import Vocabulary, describe
+from .framework_types import MODULE, Vocabulary, describe
 
 
 #: Modules that hold no project's classes, whose names annotations spell all the time.
@@ -151,7 +151,8 @@ class Imported:
         absolute = self.context.absolute(qualified)
         callee = self.context.index.built_type(absolute)
         if callee is None:
-            return None
+            model = self.context.index.returned_model(absolute)
+            return ImportedKind(MODULE, f"`{absolute}` returns `{model[0]}`, a model by its `{model[0]}.{model[1]}()` (line {model[2]})") if model else None
         final = self.context.index.resolve(callee)
         why = f"`{absolute}` returns what `{callee.rpartition('.')[2]}(...)` builds"
         kind = self.vocabulary.kind_of_call(final) or (through.kind if (through := self.class_kind(final)) else None)

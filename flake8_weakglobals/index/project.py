@@ -279,6 +279,11 @@ class ProjectIndex:
         located = self.locate(qualified)
         return located[0].builds.get(located[1]) if located is not None else None
 
+    def returned_model(self, qualified: str) -> Optional[list]:
+        """The local the project function ``qualified`` returns and treats as a model (``summaries.returned_model``)."""
+        located = self.locate(qualified)
+        return located[0].returned_models.get(located[1]) if located is not None else None
+
     def holdings(self, qualified: str) -> Optional[tuple[str, list[tuple[str, list[str], int]]]]:
         """What the project class ``qualified`` stores on its instances in ``__init__``, with its module."""
         located = self.locate(qualified)

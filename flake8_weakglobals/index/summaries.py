@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Iterator, Optional, Union
+from typing import Callable, Iterator, Optional, Union
 
 from ..syntax.container_expressions import ContainerType, classify
 from ..syntax.mentions import Mentions
@@ -33,6 +33,8 @@ class ModuleSummary:
     #: Unannotated functions that build what they return: function -> the absolute name called to build it
     #: (``built_and_returned``)
     builds: dict[str, str] = field(default_factory=dict)
+    #: functions that return a local they treat as a model (``returned_model``): [local, method, line]
+    returned_models: dict[str, list] = field(default_factory=dict)
     containers: dict[str, tuple[int, str]] = field(default_factory=dict)  # container -> (line, ContainerType value)
     class_containers: dict[str, tuple[int, str]] = field(default_factory=dict)  # ``Store._items`` -> (line, type)
     #: Functions that keep an argument in one of those containers: ``register`` or ``Store.put`` ->
@@ -139,6 +141,8 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
                 summary.returns[statement.name] = returned
             elif not statement.decorator_list and (built := built_and_returned(statement, qualify)):
                 summary.builds[statement.name] = built
+            elif not statement.decorator_list and (model := returned_model(statement)):
+                summary.returned_models[statement.name] = list(model)  # type: ignore[assignment]
         elif isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
             for target in targets:
@@ -258,6 +262,62 @@ def _built_into(function: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.exp
         elif any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t)) and not _mentions(statement.value, name):
             return None  # bound to something else: ``model = cache[key]``
     return built.pop() if len(built) == 1 else None
+
+
+#: Methods only ``nn.Module`` has: a receiver they are called on is a module, whatever its name.
+MODULE_ONLY_METHODS = frozenset(
+    "register_forward_hook register_forward_pre_hook register_full_backward_hook register_full_backward_pre_hook "
+    "named_modules named_children named_buffers named_parameters parameters register_buffer register_module "
+    "get_submodule".split()
+)
+#: What a model is put through after it is loaded: ``eval()`` or ``load_state_dict(...)``, then a move or a
+#: cast (``to(device)``, ``half()``). Each alone has other owners (an evaluator's ``eval()``, an optimizer's
+#: ``load_state_dict``, a tensor's ``to``); a receiver that gets two of them, one a mode or a state, is a model.
+MODEL_PREPARATIONS = frozenset({"eval", "load_state_dict"})
+_MOVES = frozenset("to cuda cpu half float double bfloat16".split())
+
+
+def treated_as_module(function: ast.AST, is_receiver: Callable[[ast.expr], bool]) -> Optional[tuple[str, int]]:
+    """How ``function`` shows that a receiver is an ``nn.Module`` whatever its type says, or nothing is known of
+    it: a module-only method called on it (``m.named_parameters()``), or a model's preparation
+    (``m.eval()`` with no argument, ``m.load_state_dict(sd)``) beside a move, a cast or the other preparation.
+    The method and the line of that call."""
+    prepared: Optional[tuple[str, int]] = None
+    others: set[str] = set()
+    for node in ast.walk(function):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and is_receiver(node.func.value)):
+            continue
+        method = node.func.attr
+        if method in MODULE_ONLY_METHODS:
+            return method, node.lineno
+        if method in MODEL_PREPARATIONS and not (method == "eval" and (node.args or node.keywords)):
+            prepared = prepared or (method, node.lineno)
+            others.add(method)
+        elif method in _MOVES:
+            others.add(method)
+    return prepared if prepared is not None and len(others) > 1 else None
+
+
+def returned_model(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Optional[tuple[str, str, int]]:
+    """A local a function returns on every path that returns something (``return model``, or moved on the
+    way out, ``return model.to(device)``) and treats as a module (``treated_as_module``): what it loaded
+    through calls nothing here can type (a registry's class, a config's factory). The local's name, the
+    method and its line; a parameter returned is the caller's, and says nothing."""
+    returns = [r.value for r in own_returns(function) if not (isinstance(r.value, ast.Constant) and r.value.value is None)]
+    roots = {_returned_local(value) for value in returns}
+    name = roots.pop() if len(roots) == 1 else None
+    parameters = {a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
+    if name is None or name in parameters:
+        return None
+    used = treated_as_module(function, lambda receiver: isinstance(receiver, ast.Name) and receiver.id == name)
+    return (name, *used) if used is not None else None
+
+
+def _returned_local(value: Optional[ast.expr]) -> Optional[str]:
+    """``model`` in ``return model``, ``return model.to(device)`` or ``return model.eval().half()``."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _MOVES | {"eval"}:
+        value = value.func.value
+    return value.id if isinstance(value, ast.Name) else None
 
 
 def _mentions(expr: ast.expr, name: str) -> bool:
