@@ -97,6 +97,7 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
         if alias.asname
     }
     caching = sorted({*mentions.words(_CACHE_FUNCTION_NAMES | aliases, then=r"\s*\("), *mentions.lines(r"functools\s*\.\s*(?:lru_)?cache\b")})
+    preparing = mentions.words(MODULE_ONLY_METHODS | MODEL_PREPARATIONS, then=r"\s*\(")  # a model known by use
     local = {
         statement.name
         for statement in statements
@@ -141,7 +142,7 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
                 summary.returns[statement.name] = returned
             elif not statement.decorator_list and (built := built_and_returned(statement, qualify)):
                 summary.builds[statement.name] = built
-            elif not statement.decorator_list and (model := returned_model(statement)):
+            elif not statement.decorator_list and mentions.within(preparing, statement) and (model := returned_model(statement)):
                 summary.returned_models[statement.name] = list(model)  # type: ignore[assignment]
         elif isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
