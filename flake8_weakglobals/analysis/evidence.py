@@ -10,7 +10,7 @@ import functools
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Optional, Union
 
-from ..index.summaries import MODEL_PREPARATIONS, MODULE_ONLY_METHODS, TYPE_VARIABLES, parameters_kept, treated_as_module
+from ..index.summaries import MODEL_PREPARATIONS, MODULE_ONLY_METHODS, TYPE_VARIABLES, named, parameters_kept, treated_as_modules
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns
@@ -163,6 +163,9 @@ def text(node: ast.AST, limit: int = 60) -> str:
 
 
 _TENSOR_KINDS = frozenset({TENSOR, PARAMETER})
+#: Words whose absence from a function spares reading it for modules known by use: a module-only method or a
+#: model's preparation (the moves alone show nothing)
+_SHOWING_A_MODULE = MODULE_ONLY_METHODS | MODEL_PREPARATIONS
 #: What returns a tensor when applied to one (for a tensor owned elsewhere, only these make evidence):
 #: methods, attributes, and ``torch`` functions (``torch.nn.functional`` all return tensors).
 _TENSOR_METHODS = frozenset(
@@ -242,7 +245,8 @@ class Evidence:
         self._assumed: dict[tuple[ast.AST, str], Value] = {}  # a name's value while a binding made from it is read
         self._calls: dict[tuple[str, bool], list[ast.Call]] = {}
         self._held: dict[tuple[ast.AST, str], Optional[str]] = {}
-        self._made: dict[ast.AST, Value] = {}  # what a function of the module builds and returns
+        self._made: dict[ast.AST, Value] = {}
+        self._by_use: dict[tuple[ast.AST, bool], dict[str, tuple[str, int]]] = {}  # ``_modules_by_use``  # what a function of the module builds and returns
         self._aliasing: set[str] = set()  # the type aliases being read through
         self._mentions = Mentions(source)
 
@@ -373,7 +377,7 @@ class Evidence:
         if found is None:
             for info in self.survey.lineage(owner):
                 for method in (m for m in info.methods.values() if m not in self.survey.unbound_methods):
-                    used = _module_method_called(method, lambda receiver: _is_self_attribute(receiver, method, attribute.attr), self._mentions)
+                    used = self._modules_by_use(method, self_attributes=True).get(attribute.attr)
                     if used:
                         return Obj(MODULE, f"`self.{attribute.attr}.{used[0]}()` is called", used[1])
         return disowned(found)
@@ -431,8 +435,22 @@ class Evidence:
         """``model = registry.build(cfg)``, then ``model.load_state_dict(sd)`` and ``model.eval().to(device)``:
         a local the function loads from calls nothing here can type, and treats as a module. It is the
         function's own, as what a constructor builds is (a container it goes into is its keeper)."""
-        used = _module_method_called(function, lambda receiver: isinstance(receiver, ast.Name) and receiver.id == name, self._mentions)
+        used = self._modules_by_use(function).get(name)
         return Obj(MODULE, f"`{name}.{used[0]}()` is called", used[1], owned=True, built=True) if used else None
+
+    def _modules_by_use(self, function: FunctionNode, self_attributes: bool = False) -> dict[str, tuple[str, int]]:
+        """The names (or, for ``self_attributes``, the ``self.X`` attributes) ``function`` treats as modules
+        (``summaries.treated_as_modules``), read once per function and kind."""
+        key = (function, self_attributes)
+        if key not in self._by_use:
+            if not Mentions.within(self._mentions.words(_SHOWING_A_MODULE), function):
+                self._by_use[key] = {}  # the text never names one of the methods: no walk
+            else:
+                parameters = function_parameters(function)
+                owner = parameters[0].arg if parameters else None
+                receiver = (lambda r: r.attr if isinstance(r, ast.Attribute) and isinstance(r.value, ast.Name) and r.value.id == owner else None) if self_attributes else named
+                self._by_use[key] = treated_as_modules(function, receiver)
+        return self._by_use[key]
 
     def _read_back(self, binding: Binding) -> bool:
         """``m = CACHE[key]`` beside ``m = Net()`` (a memo: ``if key in CACHE: m = CACHE[key] else: m = Net();
@@ -878,7 +896,7 @@ class Evidence:
         called = self.from_call_sites(function, parameter, position)
         if called is not None or isinstance(function, ast.Lambda):
             return called
-        used = _module_method_called(function, lambda receiver: isinstance(receiver, ast.Name) and receiver.id == parameter.arg, self._mentions)
+        used = self._modules_by_use(function).get(parameter.arg)
         return Obj(MODULE, f"`{parameter.arg}.{used[0]}()` is called", used[1]) if used else None
 
     def _seen_by_a_module_hook(self, function: FunctionNode | ast.Lambda, parameter: ast.arg, position: int, hook: Hook) -> Value:
@@ -913,20 +931,6 @@ class Evidence:
         finally:
             self._active.discard(key)
         return None
-
-
-def _module_method_called(
-    function: FunctionNode, is_receiver: Callable[[ast.expr], bool], mentions: Mentions
-) -> Optional[tuple[str, int]]:
-    """How ``function`` treats the receiver as a module (``summaries.treated_as_module``), and the line."""
-    if not Mentions.within(mentions.words(MODULE_ONLY_METHODS | MODEL_PREPARATIONS), function):
-        return None  # the text never names one of them: no walk
-    return treated_as_module(function, is_receiver)
-
-
-def _is_self_attribute(expr: ast.expr, method: FunctionNode, attribute: str) -> bool:
-    parameters = function_parameters(method)
-    return bool(parameters) and _is_attribute_of(expr, parameters[0].arg, attribute)
 
 
 def _is_attribute_of(target: ast.expr, receiver: str, attribute: str) -> bool:

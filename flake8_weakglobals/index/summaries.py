@@ -276,32 +276,45 @@ MODULE_ONLY_METHODS = frozenset(
 #: ``load_state_dict``, a tensor's ``to``); a receiver that gets two of them, one a mode or a state, is a model.
 MODEL_PREPARATIONS = frozenset({"eval", "load_state_dict"})
 _MOVES = frozenset("to cuda cpu half float double bfloat16".split())
+_SHOWING_A_MODULE = MODULE_ONLY_METHODS | MODEL_PREPARATIONS | _MOVES
 
 
-def treated_as_module(function: ast.AST, is_receiver: Callable[[ast.expr], bool]) -> Optional[tuple[str, int]]:
-    """How ``function`` shows that a receiver is an ``nn.Module`` whatever its type says, or nothing is known of
-    it: a module-only method called on it (``m.named_parameters()``), or a model's preparation
-    (``m.eval()`` with no argument, ``m.load_state_dict(sd)``) beside a move, a cast or the other preparation.
-    The method and the line of that call."""
-    prepared: Optional[tuple[str, int]] = None
-    others: set[str] = set()
+def treated_as_modules(function: ast.AST, receiver: Callable[[ast.expr], Optional[str]]) -> dict[str, tuple[str, int]]:
+    """Each receiver ``function`` shows to be an ``nn.Module`` whatever its type says, or nothing is known of
+    it, named by ``receiver`` (``None`` for a receiver of no interest), read in one walk: a module-only method
+    called on it (``m.named_parameters()``), or a model's preparation (``m.eval()`` with no argument,
+    ``m.load_state_dict(sd)``) beside a move, a cast or the other preparation. The method and the line of that
+    call, for each."""
+    found: dict[str, tuple[str, int]] = {}
+    prepared: dict[str, tuple[str, int]] = {}
+    methods: dict[str, set[str]] = {}
     for node in ast.walk(function):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and is_receiver(node.func.value)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SHOWING_A_MODULE):
             continue
         method = node.func.attr
+        name = receiver(node.func.value)
+        if name is None or name in found or (method == "eval" and (node.args or node.keywords)):
+            continue
         if method in MODULE_ONLY_METHODS:
-            return method, node.lineno
-        if method in MODEL_PREPARATIONS and not (method == "eval" and (node.args or node.keywords)):
-            prepared = prepared or (method, node.lineno)
-            others.add(method)
-        elif method in _MOVES:
-            others.add(method)
-    return prepared if prepared is not None and len(others) > 1 else None
+            found[name] = (method, node.lineno)
+            continue
+        methods.setdefault(name, set()).add(method)
+        if method in MODEL_PREPARATIONS:
+            prepared.setdefault(name, (method, node.lineno))
+    for name, called in methods.items():
+        if name not in found and name in prepared and len(called) > 1:
+            found[name] = prepared[name]
+    return found
+
+
+def named(receiver: ast.expr) -> Optional[str]:
+    """``model`` for the receiver ``model``: a plain name, for ``treated_as_modules``."""
+    return receiver.id if isinstance(receiver, ast.Name) else None
 
 
 def returned_model(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Optional[tuple[str, str, int]]:
     """A local a function returns on every path that returns something (``return model``, or moved on the
-    way out, ``return model.to(device)``) and treats as a module (``treated_as_module``): what it loaded
+    way out, ``return model.to(device)``) and treats as a module (``treated_as_modules``): what it loaded
     through calls nothing here can type (a registry's class, a config's factory). The local's name, the
     method and its line; a parameter returned is the caller's, and says nothing."""
     returns = [r.value for r in own_returns(function) if not (isinstance(r.value, ast.Constant) and r.value.value is None)]
@@ -310,7 +323,7 @@ def returned_model(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Optional
     parameters = {a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
     if name is None or name in parameters:
         return None
-    used = treated_as_module(function, lambda receiver: isinstance(receiver, ast.Name) and receiver.id == name)
+    used = treated_as_modules(function, named).get(name)
     return (name, *used) if used is not None else None
 
 
