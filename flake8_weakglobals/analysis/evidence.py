@@ -453,13 +453,21 @@ class Evidence:
         return self._by_use[key]
 
     def _read_back(self, binding: Binding) -> bool:
-        """``m = CACHE[key]`` beside ``m = Net()`` (a memo: ``if key in CACHE: m = CACHE[key] else: m = Net();
-        CACHE[key] = m``): an entry of a module-level container, read back, is what the other bindings say
-        the name is, as ``x = x + 1`` is."""
+        """``m = CACHE[key]`` or ``m = CACHE.get(key)`` beside ``m = Net()`` (a memo: ``m = CACHE.get(key); if
+        m is None: m = Net(); CACHE[key] = m``): an entry of a module-level container, read back, is what the
+        other bindings say the name is, as ``x = x + 1`` is."""
         node = binding.node
-        if binding.how != "value" or binding.path or not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Name):
+        if binding.how != "value" or binding.path:
             return False
-        resolved = self.scopes.resolve(node.value.id, node.value)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and 1 <= len(node.args) <= 2:
+            container = node.func.value  # ``CACHE.get(key)``, ``CACHE.get(key, None)``
+        elif isinstance(node, ast.Subscript):
+            container = node.value
+        else:
+            return False
+        if not isinstance(container, ast.Name):
+            return False
+        resolved = self.scopes.resolve(container.id, container)
         return resolved is not None and resolved[0] is self.scopes.module
 
     def _bound_at_import(self, expr: ast.expr) -> bool:
