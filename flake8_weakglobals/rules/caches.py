@@ -153,8 +153,10 @@ def _keeps_what_it_builds(cached: CachedFunction, survey: Survey, evidence: Evid
     tensors or modules: the cache is a module-level table of what the function makes, one per distinct call,
     kept for the process (``@lru_cache def mel_filters(device, n) -> Tensor``, a loader of models by name).
     A workspace, as a dict the module fills itself is: no fix (a weak cache frees nothing under plain keys).
-    A model the module keeps anyway (``return MODEL``) and the functions of a program are not reported."""
-    if survey.runs_as_script:
+    A model the module keeps anyway (``return MODEL``) and the functions of a program are not reported, but for
+    an app server's cache: Streamlit runs the app as ``__main__`` on every rerun, and keeps its caches across
+    them, for the server's life."""
+    if survey.runs_as_script and cached.keeps_arguments:
         return None
     found = _returns_framework_objects(cached.function, evidence)
     if found is None or any(isinstance(result, Obj) and result.module_held for result in _returned(cached.function, evidence)):
