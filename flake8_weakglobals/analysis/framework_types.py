@@ -132,6 +132,11 @@ def compares_by_value(kind: str) -> bool:
 
 
 ECOSYSTEM_TABLE = Path(__file__).with_name("ecosystem_classes.json")
+#: transformers' thousands of concrete model classes, left out of the table, by the library's naming
+#: convention: ``T5EncoderModel``, ``BertForMaskedLM``, and the ``AutoModel*`` factories whose
+#: ``from_pretrained`` builds one; never its TensorFlow and Flax twins (``TFBertModel``), nor its tokenizers,
+#: configs and processors (``AutoTokenizer``, ``BertConfig``), whose names end otherwise.
+_TRANSFORMERS_MODEL = re.compile(r"(?!TF[A-Z]|Flax[A-Z])[A-Z]\w*(?:Model|For[A-Z]\w*)")
 
 
 @functools.lru_cache(maxsize=1)
@@ -178,7 +183,11 @@ class Vocabulary:
             return SCHEDULER  # LRScheduler, _LRScheduler, ReduceLROnPlateau, SWALR, ...
         if qualified.startswith("torch.optim.") and last[:1].isupper():
             return OPTIMIZER  # Optimizer, torch.optim.adam.Adam, SGD, ...
-        return ecosystem()["kinds"].get(qualified) if self.with_ecosystem and "." in qualified else None
+        if not self.with_ecosystem or "." not in qualified:
+            return None
+        if qualified.startswith("transformers.") and _TRANSFORMERS_MODEL.fullmatch(last):
+            return MODULE
+        return ecosystem()["kinds"].get(qualified)
 
     def holding(self, qualified: str) -> Optional[str]:
         """What instances of the ecosystem class ``qualified`` hold (``transformers.Trainer``: its model), from
