@@ -68,9 +68,10 @@ def judge_kept_slots(module: ast.Module, survey: Survey, evidence_of: Callable[[
         held = evidence_of().of(store.value)
         if not isinstance(held, Obj) or held.module_held:
             continue
-        workspace = held.kind in (TENSOR, PARAMETER) and (not held.foreign or (held.built and not held.from_foreign))
-        if workspace and store.function.name in _TEST_SETUP:
-            continue  # a test class's (module's) own data, as a test module's tables built at import
+        built_here = not held.foreign or (held.built and not held.from_foreign)
+        workspace = held.kind in (TENSOR, PARAMETER) and built_here
+        if built_here and store.function.name in _TEST_SETUP:
+            continue  # a test class's (module's) own data, tensors or models, as a test module's tables built at import
         if _restored(store, survey):
             set_back.add(store.name)
             continue
