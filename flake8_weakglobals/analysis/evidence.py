@@ -246,7 +246,8 @@ class Evidence:
         self._calls: dict[tuple[str, bool], list[ast.Call]] = {}
         self._held: dict[tuple[ast.AST, str], Optional[str]] = {}
         self._made: dict[ast.AST, Value] = {}
-        self._by_use: dict[tuple[ast.AST, bool], dict[str, tuple[str, int]]] = {}  # ``_modules_by_use``  # what a function of the module builds and returns
+        self._by_use: dict[tuple[ast.AST, bool], dict[str, tuple[str, int]]] = {}  # ``_modules_by_use``
+        self._string_items: dict[ast.AST, dict[str, list[ast.expr]]] = {}  # ``_filled_record``  # what a function of the module builds and returns
         self._aliasing: set[str] = set()  # the type aliases being read through
         self._mentions = Mentions(source)
 
@@ -536,11 +537,15 @@ class Evidence:
 
     def _filled_record(self, function: FunctionNode, name: str) -> Value:
         """``state = dict()``, then ``state["model"] = model``: a record a function fills key by key holds
-        what it puts under its string keys, as the literal ``{"model": model}`` would."""
-        items = tuple(
-            self.of(node.value) for node in ast.walk(function)
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and _is_string_item_of(node.targets[0], name)
-        )
+        what it puts under its string keys, as the literal ``{"model": model}`` would. The function's items
+        are found in one walk, kept for each of its records."""
+        if function not in self._string_items:
+            found: dict[str, list[ast.expr]] = {}
+            for node in ast.walk(function):
+                if isinstance(node, ast.Assign) and len(node.targets) == 1 and (record := _string_item_of(node.targets[0])):
+                    found.setdefault(record, []).append(node.value)
+            self._string_items[function] = found
+        items = tuple(self.of(value) for value in self._string_items[function].get(name, ()))
         return Tup(items) if any(item is not None for item in items) else None
 
     def _caught(self, function: FunctionNode, handler: ast.ExceptHandler) -> Value:
@@ -970,12 +975,12 @@ def argument_at(call: ast.Call, name: str, position: int) -> Optional[ast.expr]:
     return next((keyword.value for keyword in call.keywords if keyword.arg == name), None)
 
 
-def _is_string_item_of(target: ast.expr, name: str) -> bool:
-    """``name["model"]``."""
-    return (
-        isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == name
-        and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str)
-    )
+def _string_item_of(target: ast.expr) -> Optional[str]:
+    """``state`` for ``state["model"]``: the name whose item a string key stores."""
+    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+        if isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str):
+            return target.value.id
+    return None
 
 
 def _is_ellipsis(node: ast.AST) -> bool:
