@@ -10,7 +10,7 @@ import functools
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Optional, Union
 
-from ..index.summaries import MODEL_PREPARATIONS, MODULE_ONLY_METHODS, TYPE_VARIABLES, named, parameters_kept, treated_as_modules
+from ..index.summaries import MODEL_WORDS, TYPE_VARIABLES, named, parameters_kept, treated_as_modules
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns
@@ -163,9 +163,6 @@ def text(node: ast.AST, limit: int = 60) -> str:
 
 
 _TENSOR_KINDS = frozenset({TENSOR, PARAMETER})
-#: Words whose absence from a function spares reading it for modules known by use: a module-only method or a
-#: model's preparation (the moves alone show nothing)
-_SHOWING_A_MODULE = MODULE_ONLY_METHODS | MODEL_PREPARATIONS
 #: What returns a tensor when applied to one (for a tensor owned elsewhere, only these make evidence):
 #: methods, attributes, and ``torch`` functions (``torch.nn.functional`` all return tensors).
 _TENSOR_METHODS = frozenset(
@@ -245,9 +242,9 @@ class Evidence:
         self._assumed: dict[tuple[ast.AST, str], Value] = {}  # a name's value while a binding made from it is read
         self._calls: dict[tuple[str, bool], list[ast.Call]] = {}
         self._held: dict[tuple[ast.AST, str], Optional[str]] = {}
-        self._made: dict[ast.AST, Value] = {}
+        self._made: dict[ast.AST, Value] = {}  # what a function of the module builds and returns
         self._by_use: dict[tuple[ast.AST, bool], dict[str, tuple[str, int]]] = {}  # ``_modules_by_use``
-        self._string_items: dict[ast.AST, dict[str, list[ast.expr]]] = {}  # ``_filled_record``  # what a function of the module builds and returns
+        self._string_items: dict[ast.AST, dict[str, list[ast.expr]]] = {}  # ``_filled_record``
         self._aliasing: set[str] = set()  # the type aliases being read through
         self._mentions = Mentions(source)
 
@@ -444,7 +441,7 @@ class Evidence:
         (``summaries.treated_as_modules``), read once per function and kind."""
         key = (function, self_attributes)
         if key not in self._by_use:
-            if not Mentions.within(self._mentions.words(_SHOWING_A_MODULE), function):
+            if not Mentions.within(self._mentions.words(MODEL_WORDS), function):
                 self._by_use[key] = {}  # the text never names one of the methods: no walk
             else:
                 parameters = function_parameters(function)

@@ -16,7 +16,7 @@ from typing import Callable, Iterator, Optional, Union
 from ..syntax.container_expressions import ContainerType, classify
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names, base_class
-from ..syntax.scopes import every_statement, module_level, own_returns
+from ..syntax.scopes import every_statement, function_parameters, module_level, own_returns
 
 CACHE_FUNCTIONS = frozenset({"functools.lru_cache", "functools.cache"})
 _CACHE_FUNCTION_NAMES = frozenset(name.rpartition(".")[2] for name in CACHE_FUNCTIONS)  # a wrapper calls one
@@ -97,7 +97,7 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
         if alias.asname
     }
     caching = sorted({*mentions.words(_CACHE_FUNCTION_NAMES | aliases, then=r"\s*\("), *mentions.lines(r"functools\s*\.\s*(?:lru_)?cache\b")})
-    preparing = mentions.words(MODULE_ONLY_METHODS | MODEL_PREPARATIONS, then=r"\s*\(")  # a model known by use
+    preparing = mentions.words(MODEL_WORDS, then=r"\s*\(")  # a model known by use
     local = {
         statement.name
         for statement in statements
@@ -276,7 +276,10 @@ MODULE_ONLY_METHODS = frozenset(
 #: ``load_state_dict``, a tensor's ``to``); a receiver that gets two of them, one a mode or a state, is a model.
 MODEL_PREPARATIONS = frozenset({"eval", "load_state_dict"})
 _MOVES = frozenset("to cuda cpu half float double bfloat16".split())
-_SHOWING_A_MODULE = MODULE_ONLY_METHODS | MODEL_PREPARATIONS | _MOVES
+#: The methods whose absence from a function's text spares reading it for modules known by use (a move
+#: alone shows nothing)
+MODEL_WORDS = MODULE_ONLY_METHODS | MODEL_PREPARATIONS
+_READ_CALLS = MODEL_WORDS | _MOVES
 
 
 def treated_as_modules(function: ast.AST, receiver: Callable[[ast.expr], Optional[str]]) -> dict[str, tuple[str, int]]:
@@ -289,7 +292,7 @@ def treated_as_modules(function: ast.AST, receiver: Callable[[ast.expr], Optiona
     prepared: dict[str, tuple[str, int]] = {}
     methods: dict[str, set[str]] = {}
     for node in ast.walk(function):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SHOWING_A_MODULE):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _READ_CALLS):
             continue
         method = node.func.attr
         name = receiver(node.func.value)
@@ -320,8 +323,7 @@ def returned_model(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Optional
     returns = [r.value for r in own_returns(function) if not (isinstance(r.value, ast.Constant) and r.value.value is None)]
     roots = {_returned_local(value) for value in returns}
     name = roots.pop() if len(roots) == 1 else None
-    parameters = {a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
-    if name is None or name in parameters:
+    if name is None or name in {parameter.arg for parameter in function_parameters(function)}:
         return None
     used = treated_as_modules(function, named).get(name)
     return (name, *used) if used is not None else None
