@@ -55,3 +55,10 @@ def test_a_miss_recorded_with_the_attributes_that_hold_the_model_is_found_by_any
     assert not sweep.names_the_miss(finding("ip_negative", "name `ip_negative`"), miss("ip_adapters"))
     assert not sweep.names_the_miss(finding("M().cache", "singleton's dict `M().cache`"), miss("M (Meta._instances) .items / .other"))
     assert sweep.names_the_miss(finding("weakref.finalize(t, ...)", "`weakref.finalize(t, ...)`"), miss("weakref.finalize(t, ...)"))
+
+
+def test_recall_outside_programs_leaves_out_only_the_misses_marked_as_a_programs_own_state() -> None:
+    app_model = {**miss("model", "app.py"), "program_global": True, "found": False}
+    library = [{**miss("rmse"), "found": True}, {**miss("cache"), "program_global": False, "found": False}]
+    assert sweep.outside_programs([app_model, *library]) == library
+    assert sweep.real_pins([], [], sweep.outside_programs([app_model, *library])) == (1, 2)
