@@ -126,10 +126,15 @@ def _marked(value: Value, mark: Callable[[Obj], Obj]) -> Value:
 
 
 def project(value: Value, path: tuple[int, ...]) -> Value:
+    """The item at ``path`` of an unpacked value: a tuple's own item, or any element of a sequence
+    (``tensor, _ = torch.broadcast_tensors(...)``)."""
     for index in path:
-        if not isinstance(value, Tup) or index >= len(value.items):
+        if isinstance(value, Seq):
+            value = value.element
+        elif isinstance(value, Tup) and index < len(value.items):
+            value = value.items[index]
+        else:
             return None
-        value = value.items[index]
     return value
 
 
@@ -170,6 +175,11 @@ _TENSOR_METHODS = frozenset(
     "clone detach cpu cuda flatten squeeze unsqueeze expand expand_as repeat narrow index_select gather masked_fill "
     "abs neg sum mean softmax log_softmax sigmoid tanh relu exp log sqrt pow mul add sub div matmul mm bmm norm "
     "type_as cumsum argmax argmin".split()
+)
+#: torch functions (and tensor methods) whose result is a sequence of tensors computed from their operands:
+#: ``tensor, _ = torch.broadcast_tensors(tensor, torch.empty(shape))`` binds a tensor
+_TENSOR_SEQUENCE_FUNCTIONS = frozenset(
+    "broadcast_tensors split chunk unbind tensor_split hsplit vsplit dsplit meshgrid sort topk".split()
 )
 _TENSOR_ATTRIBUTES = frozenset("T mT H mH data grad real imag".split())
 #: ``nn.Module``'s methods that return the module itself (``model = Net().to(device).eval()``)
@@ -609,6 +619,9 @@ class Evidence:
             receiver = self.of(function.value)
             if isinstance(receiver, Obj) and receiver.kind == MODULE and function.attr in _MODULE_METHODS_RETURNING_SELF:
                 return receiver  # ``Net().cuda()``, ``model.eval()``: the same module
+            if function.attr in _TENSOR_SEQUENCE_FUNCTIONS:  # ``x.split(n)``: its pieces
+                pieces = self._derived([receiver], call)
+                return Seq(pieces) if pieces is not None else None
             return self._derived([receiver], call, function.attr in _TENSOR_METHODS or _in_place(function.attr))
         arguments = [argument for argument in call.args if not isinstance(argument, ast.Starred)]
         builtin = qualified[len("builtins.") :] if qualified.startswith("builtins.") else None
@@ -628,10 +641,11 @@ class Evidence:
         if kind is not None:
             return Obj(kind, f"built by `{text(function)}(...)`", call.lineno, owned=True, iterates=_FRAMEWORK_SEQUENCES.get(qualified, ""))
         if qualified.startswith("torch."):  # ``torch.softmax(X)``
-            tensor_valued = qualified in _TENSOR_FUNCTIONS or qualified.startswith("torch.nn.functional.")
+            pieces = qualified[len("torch."):] in _TENSOR_SEQUENCE_FUNCTIONS
+            tensor_valued = pieces or qualified in _TENSOR_FUNCTIONS or qualified.startswith("torch.nn.functional.")
             derived = self._derived([self.of(argument) for argument in arguments], call, tensor_valued)
             if derived is not None:
-                return derived
+                return Seq(derived) if pieces else derived
         built = self.survey.imported.class_kind(qualified)
         if built is not None:
             return Obj(built.kind, f"built by `{text(function)}(...)`; {built.why}", call.lineno, owned=True)
