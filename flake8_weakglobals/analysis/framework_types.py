@@ -137,6 +137,17 @@ ECOSYSTEM_TABLE = Path(__file__).with_name("ecosystem_classes.json")
 #: ``from_pretrained`` builds one; never its TensorFlow and Flax twins (``TFBertModel``), nor its tokenizers,
 #: configs and processors (``AutoTokenizer``, ``BertConfig``), whose names end otherwise.
 _TRANSFORMERS_MODEL = re.compile(r"(?!TF[A-Z]|Flax[A-Z])[A-Z]\w*(?:Model|For[A-Z]\w*)")
+#: diffusers' pipelines, left out of the table too: each holds the modules it is built from (its
+#: ``__init__`` hands them to ``register_modules``, which sets each as an attribute, where the table looks
+#: for ``self.x = ...``): ``StableDiffusionPipeline``, ``FluxPipeline``, the ``AutoPipelineFor*`` factories;
+#: never the Flax and ONNX twins, whose weights are not torch modules.
+_DIFFUSERS_PIPELINE = re.compile(r"(?!Flax[A-Z]|Onnx[A-Z])[A-Z]\w*Pipeline|AutoPipelineFor[A-Z]\w*")
+#: torchaudio's packages whose classes are all modules (``MelSpectrogram``, ``Resample``, ``Conformer``): a
+#: memo of transforms per sample rate keeps modules, with or without torchaudio installed.
+_TORCHAUDIO_MODULES = ("torchaudio.transforms.", "torchaudio.models.")
+#: The ecosystem's functions that build one of its holders: ``transformers.pipeline(task, model=...)``
+#: loads the model and returns the ``Pipeline`` that holds it.
+HOLDER_FACTORIES = {"transformers.pipeline": "transformers.Pipeline", "transformers.pipelines.pipeline": "transformers.Pipeline"}
 
 
 @functools.lru_cache(maxsize=1)
@@ -187,12 +198,20 @@ class Vocabulary:
             return None
         if qualified.startswith("transformers.") and _TRANSFORMERS_MODEL.fullmatch(last):
             return MODULE
+        if qualified.startswith(_TORCHAUDIO_MODULES) and last[:1].isupper():
+            return MODULE
         return ecosystem()["kinds"].get(qualified)
 
     def holding(self, qualified: str) -> Optional[str]:
         """What instances of the ecosystem class ``qualified`` hold (``transformers.Trainer``: its model), from
         the shipped table."""
-        return ecosystem()["holders"].get(qualified) if self.with_ecosystem else None
+        if not self.with_ecosystem:
+            return None
+        known = ecosystem()["holders"].get(qualified)
+        last = qualified.rpartition(".")[2]
+        if known is None and qualified.startswith("diffusers.") and _DIFFUSERS_PIPELINE.fullmatch(last):
+            return f"`{last}` holds nn.Module objects (the components it registers)"
+        return known
 
     def kind_of_call(self, qualified: str) -> Optional[str]:
         """The kind of object a call to ``qualified`` returns: a framework class or a tensor factory."""

@@ -12,7 +12,7 @@ from typing import Optional
 from ..index.project import ModuleContext
 from ..index.summaries import CACHE_FUNCTIONS as CACHE_DECORATORS
 from ..syntax.container_expressions import ContainerType
-from .framework_types import MODULE, Vocabulary, describe
+from .framework_types import HOLDER_FACTORIES, MODULE, Vocabulary, describe
 
 
 #: Modules that hold no project's classes, whose names annotations spell all the time.
@@ -85,6 +85,7 @@ class Imported:
         if depth < 0:
             return None
         absolute = self.context.absolute(qualified) if self.context is not None else qualified
+        absolute = HOLDER_FACTORIES.get(absolute, absolute)  # ``pipeline(...)`` builds a ``Pipeline``
         known = self.vocabulary.holding(absolute)
         if known is not None:
             return ImportedKind(absolute.rpartition(".")[2], known)
