@@ -661,9 +661,10 @@ class Evidence:
         returned = self.survey.imported.returned_kind(qualified)
         if returned is None:
             return None
-        if returned.kind == TENSOR and qualified.startswith("torch.") and _given_no_object(call):
-            # ``torch.cuda.get_rng_state()``: torch hands back a tensor it makes, which nobody else holds
-            return Obj(TENSOR, f"made by `{text(call)}`, given no object; {returned.why}", call.lineno, owned=True)
+        if qualified.startswith("torch.") and _given_no_object(call):
+            # ``torch.cuda.get_rng_state()``, ``init_device_mesh("cpu", (2,))``: torch hands back an object it
+            # makes (a tensor, a mesh holding its rank tensor), which nobody else holds
+            return Obj(returned.kind, f"made by `{text(call)}`, given no object; {returned.why}", call.lineno, owned=True)
         return Obj(returned.kind, f"from `{text(call)}`; {returned.why}", call.lineno)
 
     def _kept_from_the_call(self, call: ast.Call, name: str, kept: list[tuple[str, str, int, int]], where: str) -> Optional[Obj]:

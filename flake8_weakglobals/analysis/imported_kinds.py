@@ -141,7 +141,10 @@ class Imported:
         if kind is not None:
             return ImportedKind(kind, f"`{absolute}` returns `{returned}`")
         through = self.class_kind(returned)
-        return ImportedKind(through.kind, f"`{absolute}` returns `{returned}`") if through else None
+        if through is not None:
+            return ImportedKind(through.kind, f"`{absolute}` returns `{returned}`")
+        holder = self.holder(returned)  # ``create_block_mask(...) -> BlockMask``, whose ``__init__`` keeps tensors
+        return ImportedKind(holder.kind, f"`{absolute}` returns `{returned}`; {holder.why}") if holder else None
 
     def built_kind(self, qualified: str, depth: int = 2) -> Optional[ImportedKind]:
         """What a project function that builds what it returns makes (``def load(): model = Net(); ...;
