@@ -120,7 +120,9 @@ numbers, sizes and strings keeps nothing alive).*
 server's cache, Streamlit's `st.cache_resource` and `st.cache`), that keeps the modules or tensors it
 allocates itself while the program runs, for the rest of the process; also a
 module-level name or class attribute, empty at import, that a function sets to a tensor it builds and
-nothing sets back (`global _window; _window = torch.hann_window(n)`).*
+nothing sets back (`global _window; _window = torch.hann_window(n)`), and a long-lived instance's attribute
+that one of its methods sets to a tensor it builds (`def setup_buffer(self, n): self.buffer = torch.empty(n,
+pin_memory=True)` on a module-level manager).*
 
 - **Why it matters**: the process keeps every object it ever made there: a workspace per size and device, a
   mel filterbank or a window per device (often on the GPU), a model a loader function cached by name.

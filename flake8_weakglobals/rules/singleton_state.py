@@ -10,9 +10,11 @@ method loads on first use (``if self.model is None: self.model = load()``) stays
 way: WG012's lazily loaded global, kept on an instance. WG001-WG008 see containers; this is the same pin in
 a plain attribute.
 
-A tensor the instance builds for itself (``self.buffer = torch.zeros(n)``, a workspace), what it is given at
-import (a module-level object, owned by the module anyway) and an instance that is itself a module (a
-module-level model owns its tensors by design) are not reported. Found from one module: a store through the singleton's
+A tensor a method builds for the instance itself (``self.buffer = torch.empty(n, pin_memory=True)``) is a
+workspace kept for the process: WG007, as for a module-level name (not in a program: its own state,
+gone when it exits). What it is given at import (a
+module-level object, owned by the module anyway) and an instance that is itself a module (a module-level
+model owns its tensors by design) are not reported. Found from one module: a store through the singleton's
 name in another module, or a release there, is not seen.
 """
 from __future__ import annotations
@@ -24,6 +26,7 @@ from ..analysis.evidence import Evidence, Obj, text
 from ..analysis.framework_types import PARAMETER, TENSOR, describe
 from ..analysis.survey import PLAIN_VALUES, ClassInfo, Survey, instance_keeping_metaclass
 from ..syntax.scopes import FunctionNode, every_statement, function_parameters
+from . import codes
 from .findings import Evidence as Proof, Finding
 
 #: The rule page of WG011 (``docs.py`` gathers it with the other families').
@@ -66,6 +69,7 @@ def judge_singleton_state(module: ast.Module, survey: Survey, evidence_of: Calla
         if not stores or info.kind is not None:  # a module-level model owns what it holds by design
             continue
         released = _released_by_the_class(lineage, survey)
+        constructing = _called_by_init(lineage)
         released_here: Optional[set[str]] = None  # through the instance's name: one walk of the module, if asked
         for target, value, method in stores:
             attribute = target.attr
@@ -76,12 +80,15 @@ def judge_singleton_state(module: ast.Module, survey: Survey, evidence_of: Calla
             if not isinstance(held, Obj) or held.module_held:
                 continue
             handed = held.foreign and not held.built and not held.owned
-            if not handed and held.kind in (TENSOR, PARAMETER):
-                continue  # a workspace the instance builds for itself
             released_here = _set_back(module.body, lambda target: text(target) == holder) if released_here is None else released_here
             if attribute in released_here:
                 continue
-            found.append(_finding(info, holder, target, method, held, handed))
+            workspace = not handed and held.kind in (TENSOR, PARAMETER)  # what the instance builds for itself
+            if workspace and (survey.runs_as_script or method.name in constructing):
+                # a program's own state, gone when it exits (a tutorial's dataset and its labels); or what the
+                # instance makes as it is built (``__init__`` calls ``self.reset()``), at import for a module's
+                continue
+            found.append(_workspace(holder, target, method, held) if workspace else _finding(info, holder, target, method, held, handed))
             released.add(attribute)  # one finding per attribute: its first store
     return found
 
@@ -116,6 +123,21 @@ def _stores_on_self(lineage: list[ClassInfo], survey: Survey) -> Iterator[tuple[
                             yield target, node.value, method
 
 
+def _called_by_init(lineage: list[ClassInfo]) -> set[str]:
+    """The methods ``__init__`` calls on the instance (``self.reset()``): what they store, it stores."""
+    called: set[str] = set()
+    for cls in lineage:
+        init = cls.methods.get("__init__")
+        if init is None or not function_parameters(init):
+            continue
+        me = function_parameters(init)[0].arg
+        for statement in every_statement(init.body):
+            call = statement.value if isinstance(statement, ast.Expr) else None
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) and call.func.value.id == me:
+                called.add(call.func.attr)
+    return called
+
+
 def _released_by_the_class(lineage: list[ClassInfo], survey: Survey) -> set[str]:
     """Attributes the class sets to ``None`` or deletes outside ``__init__`` (or in it, when the class calls
     ``__init__`` again to reset)."""
@@ -143,6 +165,25 @@ def _set_back(body: list[ast.stmt], is_instance: Callable[[ast.expr], bool]) -> 
         elif isinstance(node, ast.Delete):
             found |= {t.attr for t in node.targets if isinstance(t, ast.Attribute) and is_instance(t.value)}
     return found
+
+
+def _workspace(holder: str, target: ast.Attribute, method: FunctionNode, held: Obj) -> Finding:
+    """WG007 for a tensor the instance builds for itself in a method and keeps (``def setup_buffer(self, n):
+    self.buffer = torch.empty(n, pin_memory=True)``): a workspace kept for the process, as in a container."""
+    line = target.lineno
+    place = "singleton's" if "(" in holder or "." in holder else "module-level instance's"
+    return Finding(
+        code="WG007",
+        line=line,
+        col=target.col_offset,
+        name=f"{holder}.{target.attr}",
+        kind="attribute",
+        scope="instance",
+        holds=(held.kind,),
+        evidence=Proof(held.line or line, held.why),
+        message=codes.container_message("WG007", "attribute", place, f"{holder}.{target.attr}", (held.kind,), f"({held.cited(line)}), set by `{method.name}`"),
+        fix_reason=codes.WORKSPACE,
+    )
 
 
 def _finding(info: ClassInfo, holder: str, target: ast.Attribute, method: FunctionNode, held: Obj, handed: bool) -> Finding:
