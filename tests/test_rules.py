@@ -48,6 +48,13 @@ def test_wg005_says_how_its_keys_are_made(key: str, said: str) -> None:
     assert f"is keyed by {said} of tensors" in finding.message
 
 
+@pytest.mark.parametrize("parameters, said", [("", "its one result (it takes no arguments)"), ("name: str", "one per distinct call")])
+def test_a_cache_of_what_a_function_builds_says_how_many_results_it_keeps(parameters: str, said: str) -> None:
+    source = f"import functools\nimport torch\n\n\n@functools.lru_cache(maxsize=1)\ndef load({parameters}):\n    return torch.nn.Linear(4, 4)\n"
+    (finding,) = analyze_source(source)
+    assert finding.code == "WG007" and f"keeps the nn.Module objects it returns, {said}, for the process" in finding.message
+
+
 def test_hooks_give_their_module_and_tensor_arguments() -> None:
     findings = analyze_source(
         "import torch\n"

@@ -171,9 +171,17 @@ def _keeps_what_it_builds(cached: CachedFunction, survey: Survey, evidence: Evid
         scope="function",
         holds=(found.kind,),
         evidence=Proof(found.line or cached.function.lineno, found.why),
-        message=codes.built_results_message(decorator, name, (found.kind,), f"({found.cited(cached.function.lineno)})"),
+        message=codes.built_results_message(decorator, name, (found.kind,), f"({found.cited(cached.function.lineno)})", _takes_arguments(cached.function)),
         fix_reason=codes.WORKSPACE,
     )
+
+
+def _takes_arguments(function: FunctionNode) -> bool:
+    """Whether calls can differ in what they pass (``self`` and ``cls`` aside): a loader without arguments
+    is called one way, so its cache keeps one result."""
+    parameters = function_parameters(function)
+    bound = 1 if parameters and parameters[0].arg in ("self", "cls") else 0
+    return len(parameters) > bound or function.args.vararg is not None or function.args.kwarg is not None
 
 
 def _returns_framework_objects(function: ast.FunctionDef | ast.AsyncFunctionDef, evidence: Evidence) -> Optional[Obj]:

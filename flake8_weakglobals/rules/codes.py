@@ -116,9 +116,11 @@ def cache_message(decorator: str, name: str, kinds: tuple[str, ...], evidence: s
     return f"WG006 `@{decorator}` on `{name}` caches calls keyed by {_holds(kinds)} {evidence}"
 
 
-def built_results_message(decorator: str, name: str, kinds: tuple[str, ...], evidence: str) -> str:
-    """WG007 on a cache whose keys are plain values: what it keeps is what the function makes."""
-    return f"WG007 `@{decorator}` on `{name}` keeps the {_holds(kinds)} it returns, one per distinct call, for the process {evidence}"
+def built_results_message(decorator: str, name: str, kinds: tuple[str, ...], evidence: str, takes_arguments: bool = True) -> str:
+    """WG007 on a cache whose keys are plain values: what it keeps is what the function makes (once, for a
+    function that takes no arguments)."""
+    how_many = "one per distinct call" if takes_arguments else "its one result (it takes no arguments)"
+    return f"WG007 `@{decorator}` on `{name}` keeps the {_holds(kinds)} it returns, {how_many}, for the process {evidence}"
 
 
 def memo_message(decorator: str, container: str, wrapper: str, fill_line: int, kinds: tuple[str, ...], evidence: str) -> str:
