@@ -181,6 +181,9 @@ _TENSOR_METHODS = frozenset(
 _TENSOR_SEQUENCE_FUNCTIONS = frozenset(
     "broadcast_tensors split chunk unbind tensor_split hsplit vsplit dsplit meshgrid sort topk".split()
 )
+#: torch functions that copy their operands into a new tensor, which keeps nothing of them alive:
+#: ``torch.cat(feature_banks)`` of tensors owned elsewhere is the caller's own tensor
+_COPYING_FUNCTIONS = frozenset(f"torch.{name}" for name in "cat concat concatenate stack hstack vstack".split())
 _TENSOR_ATTRIBUTES = frozenset("T mT H mH data grad real imag".split())
 #: ``nn.Module``'s methods that return the module itself (``model = Net().to(device).eval()``)
 _MODULE_METHODS_RETURNING_SELF = frozenset(
@@ -643,7 +646,9 @@ class Evidence:
         if qualified.startswith("torch."):  # ``torch.softmax(X)``
             pieces = qualified[len("torch."):] in _TENSOR_SEQUENCE_FUNCTIONS
             tensor_valued = pieces or qualified in _TENSOR_FUNCTIONS or qualified.startswith("torch.nn.functional.")
-            derived = self._derived([self.of(argument) for argument in arguments], call, tensor_valued)
+            derived = self._derived([self.of(argument) for argument in arguments], call, tensor_valued or qualified in _COPYING_FUNCTIONS)
+            if isinstance(derived, Obj) and qualified in _COPYING_FUNCTIONS and derived.owned:
+                return replace(derived, from_foreign=False)  # a copy: its operands may go
             if derived is not None:
                 return Seq(derived) if pieces else derived
         built = self.survey.imported.class_kind(qualified)

@@ -21,6 +21,7 @@ import ast
 from typing import Callable, Optional
 
 from ..analysis.evidence import Evidence, Obj
+from ..analysis.fill_contents import object_in_tuple
 from ..analysis.framework_types import PARAMETER, TENSOR, describe
 from ..analysis.survey import PLAIN_VALUES, SlotStore, Survey
 from . import codes
@@ -65,8 +66,9 @@ def judge_kept_slots(module: ast.Module, survey: Survey, evidence_of: Callable[[
         definition = _definition(module, survey, store)
         if definition is not None and not _empty(definition[1]):
             continue  # bound to something at import: the module's own object, replaced later (a default)
-        held = evidence_of().of(store.value)
-        if not isinstance(held, Obj) or held.module_held:
+        value = evidence_of().of(store.value)
+        held = value if isinstance(value, Obj) else object_in_tuple(value)  # ``X = (bank, labels, classes)``
+        if held is None or held.module_held:
             continue
         built_here = not held.foreign or (held.built and not held.from_foreign)
         workspace = held.kind in (TENSOR, PARAMETER) and built_here
