@@ -88,7 +88,7 @@ def judge_singleton_state(module: ast.Module, survey: Survey, evidence_of: Calla
                 # a program's own state, gone when it exits (a tutorial's dataset and its labels); or what the
                 # instance makes as it is built (``__init__`` calls ``self.reset()``), at import for a module's
                 continue
-            found.append(_workspace(holder, target, method, held) if workspace else _finding(info, holder, target, method, held, handed))
+            found.append(_finding(info, holder, target, method, held, handed, workspace))
             released.add(attribute)  # one finding per attribute: its first store
     return found
 
@@ -167,40 +167,31 @@ def _set_back(body: list[ast.stmt], is_instance: Callable[[ast.expr], bool]) -> 
     return found
 
 
-def _workspace(holder: str, target: ast.Attribute, method: FunctionNode, held: Obj) -> Finding:
-    """WG007 for a tensor the instance builds for itself in a method and keeps (``def setup_buffer(self, n):
-    self.buffer = torch.empty(n, pin_memory=True)``): a workspace kept for the process, as in a container."""
+def _finding(info: ClassInfo, holder: str, target: ast.Attribute, method: FunctionNode, held: Obj, handed: bool, workspace: bool) -> Finding:
+    """WG011 for what the instance keeps of its caller's (or loads); WG007 for a tensor it builds for itself in
+    a method and keeps (``def setup_buffer(self, n): self.buffer = torch.empty(n, pin_memory=True)``): a
+    workspace kept for the process, as in a container."""
     line = target.lineno
-    place = "singleton's" if "(" in holder or "." in holder else "module-level instance's"
-    return Finding(
-        code="WG007",
-        line=line,
-        col=target.col_offset,
-        name=f"{holder}.{target.attr}",
-        kind="attribute",
-        scope="instance",
-        holds=(held.kind,),
-        evidence=Proof(held.line or line, held.why),
-        message=codes.container_message("WG007", "attribute", place, f"{holder}.{target.attr}", (held.kind,), f"({held.cited(line)}), set by `{method.name}`"),
-        fix_reason=codes.WORKSPACE,
-    )
-
-
-def _finding(info: ClassInfo, holder: str, target: ast.Attribute, method: FunctionNode, held: Obj, handed: bool) -> Finding:
-    line = target.lineno
-    whose = "its caller hands it" if handed else "it loads"
-    return Finding(
-        code="WG011",
-        line=line,
-        col=target.col_offset,
-        name=f"{holder}.{target.attr}",
-        kind="attribute",
-        scope="instance",
-        holds=(held.kind,),
-        evidence=Proof(held.line or line, held.why),
-        message=(
+    name = f"{holder}.{target.attr}"
+    if workspace:
+        place = "singleton's" if "(" in holder or "." in holder else "module-level instance's"
+        code, reason = "WG007", codes.WORKSPACE
+        message = codes.container_message(code, "attribute", place, name, (held.kind,), f"({held.cited(line)}), set by `{method.name}`")
+    else:
+        code, reason = "WG011", "set it back to None when the work that needs it is done, or hold it weakly"
+        message = (
             f"WG011 long-lived `{holder}` keeps `self.{target.attr}`, which `{info.name}.{method.name}` sets to "
-            f"{describe(held.kind)} {whose} ({held.cited(line)}), and nothing sets it back"
-        ),
-        fix_reason="set it back to None when the work that needs it is done, or hold it weakly",
+            f"{describe(held.kind)} {'its caller hands it' if handed else 'it loads'} ({held.cited(line)}), and nothing sets it back"
+        )
+    return Finding(
+        code=code,
+        line=line,
+        col=target.col_offset,
+        name=name,
+        kind="attribute",
+        scope="instance",
+        holds=(held.kind,),
+        evidence=Proof(held.line or line, held.why),
+        message=message,
+        fix_reason=reason,
     )
