@@ -11,11 +11,11 @@ way: WG012's lazily loaded global, kept on an instance. WG001-WG008 see containe
 a plain attribute.
 
 A tensor a method builds for the instance itself (``self.buffer = torch.empty(n, pin_memory=True)``) is a
-workspace kept for the process: WG007, as for a module-level name (not in a program: its own state,
-gone when it exits). What it is given at import (a
-module-level object, owned by the module anyway) and an instance that is itself a module (a module-level
-model owns its tensors by design) are not reported. Found from one module: a store through the singleton's
-name in another module, or a release there, is not seen.
+workspace kept for the process: WG007, as for a module-level name; not in a program (its own state, gone
+when it exits), nor what the instance makes as it is built (``__init__``, or a method ``__init__`` calls).
+What it is given at import (a module-level object, owned by the module anyway) and an instance that is
+itself a module (a module-level model owns its tensors by design) are not reported. Found from one module:
+a store through the singleton's name in another module, or a release there, is not seen.
 """
 from __future__ import annotations
 
