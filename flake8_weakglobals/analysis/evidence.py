@@ -644,10 +644,10 @@ class Evidence:
         if kind is not None:
             return Obj(kind, f"built by `{text(function)}(...)`", call.lineno, owned=True, iterates=_FRAMEWORK_SEQUENCES.get(qualified, ""))
         if qualified.startswith("torch."):  # ``torch.softmax(X)``
-            pieces = qualified[len("torch."):] in _TENSOR_SEQUENCE_FUNCTIONS
-            tensor_valued = pieces or qualified in _TENSOR_FUNCTIONS or qualified.startswith("torch.nn.functional.")
-            derived = self._derived([self.of(argument) for argument in arguments], call, tensor_valued or qualified in _COPYING_FUNCTIONS)
-            if isinstance(derived, Obj) and qualified in _COPYING_FUNCTIONS and derived.owned:
+            pieces, copies = qualified[len("torch."):] in _TENSOR_SEQUENCE_FUNCTIONS, qualified in _COPYING_FUNCTIONS
+            tensor_valued = pieces or copies or qualified in _TENSOR_FUNCTIONS or qualified.startswith("torch.nn.functional.")
+            derived = self._derived([self.of(argument) for argument in arguments], call, tensor_valued)
+            if copies and isinstance(derived, Obj) and derived.owned:
                 return replace(derived, from_foreign=False)  # a copy: its operands may go
             if derived is not None:
                 return Seq(derived) if pieces else derived
