@@ -154,7 +154,7 @@ def _verify(path: Path, before: ast.Module, text: str, settings: Settings) -> No
             after = ast.parse(text)
     except SyntaxError as error:
         raise VerificationError(f"the rewrite would not compile (line {error.lineno}: {error.msg})") from None
-    found = reportable(analyze(after, text, settings.vocabulary, context_for(path)), text, settings)
+    found = reportable(analyze(after, text, settings.vocabulary, context_for(path)), after, text, settings)
     fixable = [finding for finding in found if finding.fixable and (settings.unsafe_fixes or finding.code not in UNSAFE_FIX_CODES)]
     again, _ = refuse_used_elsewhere(path, fixable, settings.vocabulary)
     if again:

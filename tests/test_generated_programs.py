@@ -48,7 +48,7 @@ DETERMINISTIC = settings(derandomize=True, database=None, deadline=None)
 
 
 def fixable(text: str, tree: ast.Module) -> list[Finding]:
-    return [finding for finding in reportable(analyze(tree, text, Vocabulary()), text, Settings()) if finding.fixable]
+    return [finding for finding in reportable(analyze(tree, text, Vocabulary()), tree, text, Settings()) if finding.fixable]
 
 
 

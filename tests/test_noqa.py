@@ -1,6 +1,7 @@
 """``NoqaMap`` agrees with flake8 itself on what ``# noqa`` silences, case by case."""
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,10 @@ CASES = {
     "closing-bracket": "x = {\n}  # noqa: WG001\n",
     "backslash": "x = \\\n    {}  # noqa: WG001\n",
     "after-string": 's = """\n"""; x = {}  # noqa: WG001\n',
+    "string-after-on-its-line": 'x = {}; s = """ # noqa: WG001\n"""\n',
+    "string-before-on-its-line": 's = """ # noqa: WG001\n"""; x = {}\n',
+    "inside-an-earlier-string": 's = """\n# noqa: WG001\n"""\nx = {}\n',
+    "comment-line-above": "# noqa: WG001\nx = {}\n",
     "whole-file": "# flake8: noqa\nx = {}\n",
     "whole-file-with-codes": "# flake8: noqa: WG001\nx = {}\n",
 }
@@ -46,5 +51,5 @@ def test_agrees_with_flake8(case: str, tmp_path: Path) -> None:
     reported = set(done.stdout.splitlines())
     assert CONTROL_FINDING in reported, f"the plugin did not run: {done.stdout!r}"
     line = next(number for number, text in enumerate(source.splitlines(), 1) if "x = " in text)
-    expected = {CONTROL_FINDING} if NoqaMap(source).silences("WG001", line) else {CONTROL_FINDING, f"case.py:{line}:WG001"}
+    expected = {CONTROL_FINDING} if NoqaMap(source, ast.parse(source)).silences("WG001", line) else {CONTROL_FINDING, f"case.py:{line}:WG001"}
     assert reported == expected

@@ -51,7 +51,7 @@ def check_source(path: Path, source: Source, settings: Settings) -> CheckedFile:
         findings = analyze(tree, source.text, vocabulary, context_for(path))
     except Exception as error:  # a bug of ours: reported on this file, never a traceback that stops the run
         return CheckedFile(path, source, error=internal_error(error))
-    return CheckedFile(path, source, tree, reportable(findings, source.text, settings))
+    return CheckedFile(path, source, tree, reportable(findings, tree, source.text, settings))
 
 
 class ParseError(Exception):
@@ -80,10 +80,10 @@ def internal_error(error: Exception) -> str:
     return f"internal error in flake8-weakglobals, please report it: {error!r}"
 
 
-def reportable(findings: list[Finding], text: str, settings: Settings) -> list[Finding]:
+def reportable(findings: list[Finding], tree: ast.Module, text: str, settings: Settings) -> list[Finding]:
     """Selected codes, minus what ``# noqa`` silences (as flake8 reads it)."""
     selected = [finding for finding in findings if settings.wants(finding.code)]
     if not selected:
         return []
-    noqa = NoqaMap(text)
+    noqa = NoqaMap(text, tree)
     return [finding for finding in selected if not noqa.silences(finding.code, finding.line)]

@@ -7,9 +7,12 @@ against flake8 itself, so the codemod never fixes what flake8 shows as silenced,
 """
 from __future__ import annotations
 
-import io
+import ast
+import bisect
 import re
 import tokenize
+
+from ..syntax.scopes import first_line
 
 _INLINE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
 _FILE = re.compile(r"\s*# flake8[:=]\s*noqa", re.IGNORECASE)  # a prefix: codes after it are ignored, as flake8 does
@@ -20,25 +23,44 @@ _MENTION = re.compile("noqa", re.IGNORECASE)
 class NoqaMap:
     """Answers "is this code silenced on this line?" for one module's source."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, tree: ast.Module) -> None:
         mentioned = _MENTION.search(source) is not None  # else nothing is silenced: skip splitting and tokenizing
         self._lines = source.splitlines(keepends=True) if mentioned else []
         self._whole_file = any(_FILE.match(line) for line in self._lines)
-        self._ranges = self._line_ranges(source) if mentioned else {}
+        self._spans = _top_level_spans(tree)
+        self._starts = [start for start, _ in self._spans]
+        self._ranges: dict[int, str] = {}
+        self._tokenized: set[int] = set()
 
-    def _line_ranges(self, source: str) -> dict[int, str]:
-        """Each line mapped to the text flake8 searches for its ``# noqa`` (flake8's own grouping)."""
+    def _text_around(self, line: int) -> str:
+        """The text flake8 searches for ``line``'s ``# noqa``: the lines of its group of tokens. A group
+        never crosses the end of a top-level statement, where nothing is open, so only that statement is
+        tokenized (a large file with findings cost a second when tokenized whole); a line outside every
+        statement (a comment, a blank) is its own group."""
+        own = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
+        position = bisect.bisect_right(self._starts, line) - 1
+        if position < 0 or line > self._spans[position][1]:
+            return own
+        if position not in self._tokenized:
+            self._tokenized.add(position)
+            self._ranges.update(self._line_ranges(*self._spans[position]))
+        return self._ranges.get(line, own)
+
+    def _line_ranges(self, start: int, end: int) -> dict[int, str]:
+        """Each line from ``start`` to ``end`` (a span of top-level statements) mapped to the text flake8
+        searches for its ``# noqa`` (flake8's own grouping)."""
         ranges: dict[int, str] = {}
-        first, last = len(self._lines) + 2, -1
+        lines = iter(self._lines[start - 1 : end])
+        first, last = end + 1, -1
         try:
-            for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            for token in tokenize.generate_tokens(lambda: next(lines, "")):
                 if token.type in (tokenize.ENDMARKER, tokenize.DEDENT):
                     continue
-                first, last = min(first, token.start[0]), max(last, token.end[0])
+                first, last = min(first, token.start[0] + start - 1), max(last, token.end[0] + start - 1)
                 if token.type in (tokenize.NL, tokenize.NEWLINE):
                     joined = "".join(self._lines[first - 1 : last])
                     ranges.update(dict.fromkeys(range(first, last + 1), joined))
-                    first, last = len(self._lines) + 2, -1
+                    first, last = end + 1, -1
         except (tokenize.TokenError, SyntaxError):
             return {}
         return ranges
@@ -46,9 +68,7 @@ class NoqaMap:
     def silences(self, code: str, line: int) -> bool:
         if self._whole_file:
             return True
-        text = self._ranges.get(line)
-        if text is None:
-            text = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
+        text = self._text_around(line) if self._lines else ""
         match = _INLINE.search(text)
         if match is None:
             return False
@@ -56,3 +76,16 @@ class NoqaMap:
             return True
         codes = tuple(part.strip() for part in _SEPARATORS.split(match.group("codes")) if part.strip())
         return code in codes or code.startswith(codes)
+
+
+def _top_level_spans(tree: ast.Module) -> list[tuple[int, int]]:
+    """The first and last lines of each run of top-level statements, statements that share a line
+    (``a = 1; b = 2``) joined into one run: each run starts where no token is open."""
+    spans: list[tuple[int, int]] = []
+    for statement in tree.body:
+        start, end = first_line(statement), statement.end_lineno or statement.lineno
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        else:
+            spans.append((start, end))
+    return spans
