@@ -25,7 +25,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from _common import installed_package, timed
+from _common import compiled_as_installed, installed_package, timed
 
 FLOOR = """
 import ast, sys
@@ -50,6 +50,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="rounds of (1) and (2), alternated (default 3)")
     parser.add_argument("--no-libcst", action="store_true", help="skip (3)")
     options = parser.parse_args()
+    compiled_as_installed()
     root = installed_package("torch") / "nn" / "modules" if options.quick else installed_package("torch")
     paths = sorted(root.rglob("*.py"))
     for path in paths:

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from _common import installed_package
+from _common import compiled_as_installed, installed_package
 from bugbear import BugBearChecker
 
 from flake8_weakglobals.rules.analyze_module import analyze
@@ -67,6 +67,7 @@ def main() -> None:
     parser.add_argument("--skip-flake8", action="store_true", help="skip the flake8 runs (the slowest part)")
     parser.add_argument("--quick", action="store_true", help="torch/nn/modules only, one flake8 run each: a smoke run")
     arguments = parser.parse_args()
+    compiled_as_installed()
     root = installed_package("torch") / "nn" / "modules" if arguments.quick else installed_package("torch")
     paths = []
     for path in sorted(root.rglob("*.py")):

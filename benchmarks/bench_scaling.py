@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import installed_package
+from _common import compiled_as_installed, installed_package
 
 PARSE = """
 import ast, sys
@@ -73,6 +73,7 @@ def main() -> None:
     parser.add_argument("--tree", type=Path, action="append", default=[], help="another source tree to add (repeatable)")
     parser.add_argument("--quick", action="store_true", help="torch/nn only, one round: a smoke run")
     arguments = parser.parse_args()
+    compiled_as_installed()
     trees = [installed_package("torch") / "nn"] if arguments.quick else [installed_package("torch"), installed_package("deepspeed"), *arguments.tree]
     trees = [tree.resolve() for tree in trees]
     files = sum(1 for tree in trees for _ in tree.rglob("*.py"))
