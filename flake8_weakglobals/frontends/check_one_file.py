@@ -17,6 +17,7 @@ from ..rules.findings import Finding
 from ..source import parse_once
 from ..source.noqa import NoqaMap
 from ..source.python_files import Source, SourceError, read_source
+from ..syntax.scopes import top_level_spans
 from .config import Settings
 
 
@@ -85,5 +86,5 @@ def reportable(findings: list[Finding], tree: ast.Module, text: str, settings: S
     selected = [finding for finding in findings if settings.wants(finding.code)]
     if not selected:
         return []
-    noqa = NoqaMap(text, tree)
+    noqa = NoqaMap(text, top_level_spans(tree))
     return [finding for finding in selected if not noqa.silences(finding.code, finding.line)]

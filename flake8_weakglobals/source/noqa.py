@@ -7,12 +7,9 @@ against flake8 itself, so the codemod never fixes what flake8 shows as silenced,
 """
 from __future__ import annotations
 
-import ast
 import bisect
 import re
 import tokenize
-
-from ..syntax.scopes import first_line
 
 _INLINE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
 _FILE = re.compile(r"\s*# flake8[:=]\s*noqa", re.IGNORECASE)  # a prefix: codes after it are ignored, as flake8 does
@@ -23,11 +20,13 @@ _MENTION = re.compile("noqa", re.IGNORECASE)
 class NoqaMap:
     """Answers "is this code silenced on this line?" for one module's source."""
 
-    def __init__(self, source: str, tree: ast.Module) -> None:
+    def __init__(self, source: str, statements: list[tuple[int, int]]) -> None:
+        """``statements``: the first and last lines of the module's top-level statements, as
+        ``syntax.scopes.top_level_spans`` gives them."""
         mentioned = _MENTION.search(source) is not None  # else nothing is silenced: skip splitting and tokenizing
         self._lines = source.splitlines(keepends=True) if mentioned else []
         self._whole_file = any(_FILE.match(line) for line in self._lines)
-        self._spans = _top_level_spans(tree)
+        self._spans = statements
         self._starts = [start for start, _ in self._spans]
         self._ranges: dict[int, str] = {}
         self._tokenized: set[int] = set()
@@ -77,15 +76,3 @@ class NoqaMap:
         codes = tuple(part.strip() for part in _SEPARATORS.split(match.group("codes")) if part.strip())
         return code in codes or code.startswith(codes)
 
-
-def _top_level_spans(tree: ast.Module) -> list[tuple[int, int]]:
-    """The first and last lines of each run of top-level statements, statements that share a line
-    (``a = 1; b = 2``) joined into one run: each run starts where no token is open."""
-    spans: list[tuple[int, int]] = []
-    for statement in tree.body:
-        start, end = first_line(statement), statement.end_lineno or statement.lineno
-        if spans and start <= spans[-1][1]:
-            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
-        else:
-            spans.append((start, end))
-    return spans

@@ -314,3 +314,17 @@ def returned_function(factory: FunctionNode) -> Optional[FunctionNode | ast.Lamb
             value = statement.value
             returned.append(nested.get(value.id) if isinstance(value, ast.Name) else value if isinstance(value, ast.Lambda) else None)
     return returned[0] if returned and all(found is not None and found is returned[0] for found in returned) else None  # type: ignore[return-value]
+
+
+def top_level_spans(tree: ast.Module) -> list[tuple[int, int]]:
+    """The first and last lines of each run of top-level statements, statements that share a line
+    (``a = 1; b = 2``) joined into one run: each run starts where no token is open (``# noqa`` groups
+    lines within one)."""
+    spans: list[tuple[int, int]] = []
+    for statement in tree.body:
+        start, end = first_line(statement), statement.end_lineno or statement.lineno
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        else:
+            spans.append((start, end))
+    return spans
