@@ -34,7 +34,13 @@ class Source:
     path: Path
     text: str
     encoding: str  # as detected: "utf-8", "utf-8-sig" (a BOM), "latin-1", ...
-    digest: bytes  # of the bytes read: a writer checks that nobody changed the file since
+    raw: bytes  # as read
+
+    @property
+    def digest(self) -> bytes:
+        """Of the bytes read: a writer checks that nobody changed the file since. Hashed only for a file
+        that is rewritten (every file's hash was a cost of the linter and of ``--check``)."""
+        return digest(self.raw)
 
 
 def digest(data: bytes) -> bytes:
@@ -57,7 +63,7 @@ def decode_source(path: Path, raw: bytes) -> Source:
     """Bytes as Python would decode them (a coding cookie, a BOM, else UTF-8); also for standard input."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
-        return Source(path, raw.decode(encoding), encoding, digest(raw))
+        return Source(path, raw.decode(encoding), encoding, raw)
     except SyntaxError as error:  # a bad coding cookie
         raise SourceError(f"cannot decode: {error.msg if hasattr(error, 'msg') else error}", error.lineno or 1) from None
     except LookupError as error:
