@@ -244,9 +244,9 @@ def _typing_name(qualified: Optional[str]) -> Optional[str]:
 class Evidence:
     """Answers ``of(expr)`` for the expressions of one module; results depend on bindings, hooks and types."""
 
-    def __init__(self, scopes: Scopes, survey: Survey, vocabulary: Vocabulary, hooks: dict[ast.AST, Hook], source: str) -> None:
+    def __init__(self, scopes: Scopes, survey: Survey, vocabulary: Vocabulary, hooks: dict[ast.AST, Hook], mentions: Mentions) -> None:
         self.scopes = scopes
-        self.source = source
+        self.source = mentions.source
         self.survey = survey
         self.names: Names = survey.names
         self.vocabulary = vocabulary
@@ -263,7 +263,7 @@ class Evidence:
         self._by_use: dict[tuple[ast.AST, bool], dict[str, tuple[str, int]]] = {}  # ``_modules_by_use``
         self._string_items: dict[ast.AST, dict[str, list[ast.expr]]] = {}  # ``_filled_record``
         self._aliasing: set[str] = set()  # the type aliases being read through
-        self._mentions = Mentions(source)
+        self._mentions = mentions  # shared by the module's passes: each word is searched for once
 
     def calls_of(self, name: str, method: bool = False) -> list[ast.Call]:
         """Calls of the module-level function ``name`` (with ``method``: calls ``X.name(...)`` on any

@@ -36,6 +36,7 @@ from typing import Iterable, Iterator, Optional
 from ..index.project import ModuleContext
 from ..index.summaries import defines_value_equality
 from ..syntax.container_expressions import Member
+from ..syntax.mentions import Mentions
 from ..syntax.scopes import COMPREHENSIONS, FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters
 from .call_routes import handing_decorator, strings_naming
 from .evidence import Evidence, argument_at, text
@@ -816,7 +817,7 @@ def owners_in(tree: ast.Module, source: str, vocabulary: Vocabulary, context: Op
     pass to the functions that fill a container. Hooks are not followed there: a hook's argument has no
     owner shown."""
     survey = survey_module(tree, vocabulary, Imported(context, vocabulary))
-    return Owners(survey, Evidence(Scopes(tree), survey, vocabulary, {}, source))
+    return Owners(survey, Evidence(Scopes(tree), survey, vocabulary, {}, Mentions(source)))
 
 
 def _returned_names(node: ast.Return, function: FunctionNode) -> set[str]:

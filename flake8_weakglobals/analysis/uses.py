@@ -47,13 +47,12 @@ class Collected:
     hook_calls: list[ast.Call]
 
 
-def collect(module: ast.Module, source: str, survey: Survey, scopes: Scopes) -> Collected:
+def collect(module: ast.Module, mentions: Mentions, survey: Survey, scopes: Scopes) -> Collected:
     """The one full walk, of the statements whose text mentions a candidate name or a hook registration (a
     reference is always spelled out in the source), at any depth, with the headers of the statements around
     them: candidate references, hook registrations, walrus targets, and imports inside functions."""
     names = survey.module_candidates.union(*survey.class_candidates.values())
     attributes = set().union(*survey.class_candidates.values(), *survey.instance_candidates.values())
-    mentions = Mentions(source)
     # a walrus binds in its function whatever statement it sits in: its line always matters
     lines = sorted({*mentions.words(names | attributes), *mentions.lines(r"register_\w*hook"), *mentions.lines(":=")})
     registrars = MODULE_HOOK_REGISTRARS | TENSOR_HOOK_REGISTRARS

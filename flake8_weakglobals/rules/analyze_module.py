@@ -20,6 +20,7 @@ from ..analysis.imported_kinds import Imported
 from ..analysis.survey import Survey, survey_module
 from ..analysis.uses import UseClassifier, collect
 from ..index.project import ModuleContext
+from ..syntax.mentions import Mentions
 from ..syntax.scopes import Scopes, returned_function
 from ..analysis.memo_decorators import memo_decorators
 from .caches import judge_cache, judge_kept_by_cache, judge_memo_decorator
@@ -40,25 +41,26 @@ def analyze(
     (``project.context_for(path)``), names imported from the rest of its project are resolved too."""
     survey = survey_module(tree, vocabulary, Imported(context, vocabulary))
     scopes = Scopes(tree)
+    mentions = Mentions(source)  # one per module: its passes ask about the same words
     findings = judge_finalizers(  # a finalizer that holds its object is rare: its evidence is built only then
-        tree, source, survey, scopes, lambda target: isinstance(Evidence(scopes, survey, vocabulary, {}, source).of(target), Obj)
+        tree, mentions, survey, scopes, lambda target: isinstance(Evidence(scopes, survey, vocabulary, {}, mentions).of(target), Obj)
     )
-    findings.extend(_hand_written_caches(tree, source, survey, scopes, vocabulary))
+    findings.extend(_hand_written_caches(tree, mentions, survey, scopes, vocabulary))
     built: list[Evidence] = []
 
     def module_evidence() -> Evidence:
         """The module's evidence for WG010-WG012, built on first use: most modules never need it."""
         if not built:
-            built.append(Evidence(scopes, survey, vocabulary, {}, source))
+            built.append(Evidence(scopes, survey, vocabulary, {}, mentions))
         return built[0]
 
-    findings.extend(judge_kept_hooks(survey, module_evidence, MODULE_HOOK_REGISTRARS, source))
+    findings.extend(judge_kept_hooks(survey, module_evidence, MODULE_HOOK_REGISTRARS, mentions))
     findings.extend(judge_singleton_state(tree, survey, module_evidence))
     findings.extend(judge_kept_slots(tree, survey, module_evidence))
     if not survey.has_candidates:
         return sorted(findings, key=lambda finding: (finding.line, finding.col, finding.code))
-    collected = collect(tree, source, survey, scopes)
-    evidence = Evidence(scopes, survey, vocabulary, _hooks(collected.hook_calls, scopes, survey), source)
+    collected = collect(tree, mentions, survey, scopes)
+    evidence = Evidence(scopes, survey, vocabulary, _hooks(collected.hook_calls, scopes, survey), mentions)
     classifier = UseClassifier(scopes, survey, evidence.calls_of, evidence.mentions_of)
     for reference in collected.references:
         classifier.add(reference)
@@ -71,12 +73,12 @@ def analyze(
     return sorted(findings, key=lambda finding: (finding.line, finding.col, finding.code))
 
 
-def _hand_written_caches(tree: ast.Module, source: str, survey: Survey, scopes: Scopes, vocabulary: Vocabulary) -> list[Finding]:
+def _hand_written_caches(tree: ast.Module, mentions: Mentions, survey: Survey, scopes: Scopes, vocabulary: Vocabulary) -> list[Finding]:
     """WG006 on decorators that memoise in their own closure; the evidence is built only where one is."""
     memos = list(memo_decorators(tree, survey.names))
     if not memos:
         return []
-    evidence = Evidence(scopes, survey, vocabulary, {}, source)
+    evidence = Evidence(scopes, survey, vocabulary, {}, mentions)
     return [finding for memo in memos if (finding := judge_memo_decorator(memo, tree, evidence)) is not None]
 
 

@@ -44,14 +44,13 @@ _PARTIALS = {"functools.partial", "functools.partialmethod"}
 
 
 def judge_finalizers(
-    module: ast.Module, source: str, survey: Survey, scopes: Scopes, holds_framework_objects: Callable[[ast.expr], bool]
+    module: ast.Module, mentions: Mentions, survey: Survey, scopes: Scopes, holds_framework_objects: Callable[[ast.expr], bool]
 ) -> list[Finding]:
     """WG009 for every ``weakref.finalize``/``weakref.ref`` call of the module that holds its own object,
     when that object is (or holds) a module or tensor: an executor or a process group kept until exit is
     what an at-exit hook is for, and pins nothing of the framework's."""
-    if "weakref" not in source and not STAR_IMPORT.search(source):
+    if "weakref" not in mentions.source and not STAR_IMPORT.search(mentions.source):
         return []  # neither imported nor maybe brought by a star import: no call can resolve to one
-    mentions = Mentions(source)
     lines = mentions.words(["finalize", "ref"], then=r"\s*\(")
     if not lines:
         return []

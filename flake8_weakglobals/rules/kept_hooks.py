@@ -48,13 +48,13 @@ handle the registration returns dropped.*
 }
 
 
-def judge_kept_hooks(survey: Survey, evidence_of: Callable[[], Evidence], registrars: frozenset[str], source: str) -> list[Finding]:
+def judge_kept_hooks(survey: Survey, evidence_of: Callable[[], Evidence], registrars: frozenset[str], mentions: Mentions) -> list[Finding]:
     """WG010 for every registration, in an instance method, of a hook that holds ``self`` and stores on it,
     on a module handed in from outside, whose handle is dropped (a statement of its own). ``evidence_of``
     builds the module's evidence, asked for only once a registration qualifies."""
-    if "_hook" not in source or any(table in source for table in _HOOK_TABLES):
+    if "_hook" not in mentions.source or any(table in mentions.source for table in _HOOK_TABLES):
         return []  # every registrar's name has "_hook": one scan of the text skips most modules
-    lines = Mentions(source).lines(_REGISTRATION)  # led by a literal, so one quick search for all of them
+    lines = mentions.lines(_REGISTRATION)  # led by a literal, so one quick search for all of them
     if not lines:
         return []
     found = []
