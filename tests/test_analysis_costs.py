@@ -35,6 +35,8 @@ def test_words_are_whole_words_and_a_longer_word_is_never_hidden_by_a_shorter_on
     assert mentions.words(["abc"]) == [8] and mentions.words(["bc"]) == []
     assert mentions.words(["abc", "registry_all"], then=r"\s*\(") == [7, 8]
     assert mentions.words([]) == []
+    # a word is searched once; what follows it is checked per question, in either order
+    assert mentions.words(["registry"], then=r"\.") == [5] and mentions.words(["registry"]) == [4, 5]
 
 
 def test_lines_are_counted_as_the_tokenizer_counts_them() -> None:
