@@ -10,7 +10,7 @@ import functools
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Optional, Union
 
-from ..index.summaries import MODEL_WORDS, TYPE_VARIABLES, named, parameters_kept, treated_as_modules
+from ..index.summaries import MODEL_WORDS, TENSOR_ONLY_METHODS, TYPE_VARIABLES, named, parameters_kept, treated_as_modules, treated_as_tensors
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns
@@ -261,6 +261,7 @@ class Evidence:
         self._held: dict[tuple[ast.AST, str], Optional[str]] = {}
         self._made: dict[ast.AST, Value] = {}  # what a function of the module builds and returns
         self._by_use: dict[tuple[ast.AST, bool], dict[str, tuple[str, int]]] = {}  # ``_modules_by_use``
+        self._tensors_by_use: dict[ast.AST, dict[str, tuple[str, int]]] = {}  # ``_tensor_by_use``
         self._string_items: dict[ast.AST, dict[str, list[ast.expr]]] = {}  # ``_filled_record``
         self._aliasing: set[str] = set()  # the type aliases being read through
         self._mentions = mentions  # shared by the module's passes: each word is searched for once
@@ -437,8 +438,11 @@ class Evidence:
             found = self._agreed(key, bindings)
         if found is not None and scope is self.scopes.module and name.id not in self.survey.global_names:
             return held_by_module(found)  # bound at import and never replaced: the module keeps it for good
-        if found is None and isinstance(scope, FUNCTIONS) and all(binding.how == "value" for binding in bindings):
-            return self._prepared_as_model(scope, name.id) or self._narrowed(name, scope)
+        if found is None and isinstance(scope, FUNCTIONS):
+            if all(binding.how == "value" for binding in bindings):
+                found = self._prepared_as_model(scope, name.id)
+            if found is None and all(binding.how in ("value", "element") for binding in bindings):
+                found = self._tensor_by_use(scope, name.id, built=all(binding.how == "value" for binding in bindings))
         return found if found is not None else self._narrowed(name, scope)
 
     def _agreed(self, key: tuple[ast.AST, str], bindings: list[Binding]) -> Value:
@@ -482,6 +486,20 @@ class Evidence:
                 receiver = (lambda r: r.attr if isinstance(r, ast.Attribute) and isinstance(r.value, ast.Name) and r.value.id == owner else None) if self_attributes else named
                 self._by_use[key] = treated_as_modules(function, receiver)
         return self._by_use[key]
+
+    def _tensor_by_use(self, function: FunctionNode, name: str, built: bool = False) -> Optional[Obj]:
+        """``for p in group["params"]: p.register_post_accumulate_grad_hook(hook)``: a local or parameter
+        that nothing here can type, and that the function calls a method only tensors have on, is a tensor.
+        An element of what something else holds, or a parameter, is not the function's own; a result of
+        the function's own calls (``t = alloc(n)``, ``built``) is, as a model it loads is."""
+        if function not in self._tensors_by_use:
+            mentioned = Mentions.within(self._mentions.words(TENSOR_ONLY_METHODS), function)
+            self._tensors_by_use[function] = treated_as_tensors(function) if mentioned else {}  # no walk where no method is named
+        used = self._tensors_by_use[function].get(name)
+        if used is None:
+            return None
+        why = f"`{name}.{used[0]}()`, a method only tensors have, is called"
+        return Obj(TENSOR, f"`{name}` comes from a call here and {why}" if built else why, used[1], owned=built, built=built)
 
     def _read_back(self, binding: Binding) -> bool:
         """``m = CACHE[key]`` or ``m = CACHE.get(key)`` beside ``m = Net()`` (a memo: ``m = CACHE.get(key); if
@@ -950,7 +968,9 @@ class Evidence:
         if called is not None or isinstance(function, ast.Lambda):
             return called
         used = self._modules_by_use(function).get(parameter.arg)
-        return Obj(MODULE, f"`{parameter.arg}.{used[0]}()` is called", used[1]) if used else None
+        if used:
+            return Obj(MODULE, f"`{parameter.arg}.{used[0]}()` is called", used[1])
+        return self._tensor_by_use(function, parameter.arg) if isinstance(function, FUNCTIONS) else None
 
     def _seen_by_a_module_hook(self, function: FunctionNode | ast.Lambda, parameter: ast.arg, position: int, hook: Hook) -> Value:
         """What a module hook is handed after the module: the forward's output (the last parameter of a

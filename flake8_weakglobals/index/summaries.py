@@ -310,6 +310,27 @@ def treated_as_modules(function: ast.AST, receiver: Callable[[ast.expr], Optiona
     return found
 
 
+#: Methods only a tensor (or its storage) has: no ``nn.Module``, array or Python object answers them, so a
+#: receiver they are called on is a tensor, whatever its name (``Tensor.requires_grad_`` is left out: modules
+#: have it too).
+TENSOR_ONLY_METHODS = frozenset(
+    "register_post_accumulate_grad_hook retain_grad data_ptr untyped_storage numel nelement element_size "
+    "storage_offset is_contiguous share_memory_ record_stream".split()
+)
+
+
+def treated_as_tensors(function: ast.AST) -> dict[str, tuple[str, int]]:
+    """Each plain name ``function`` calls a tensor-only method on (``p.data_ptr()``), with the method and
+    the line of the first such call, read in one walk."""
+    found: dict[str, tuple[str, int]] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in TENSOR_ONLY_METHODS:
+            name = named(node.func.value)
+            if name is not None and name not in found:
+                found[name] = (node.func.attr, node.lineno)
+    return found
+
+
 def named(receiver: ast.expr) -> Optional[str]:
     """``model`` for the receiver ``model``: a plain name, for ``treated_as_modules``."""
     return receiver.id if isinstance(receiver, ast.Name) else None
