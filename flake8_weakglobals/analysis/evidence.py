@@ -822,16 +822,11 @@ class Evidence:
         return holder.why if holder is not None else ""
 
     def _made_by_local_function(self, function: ast.expr) -> Value:
-        """``_load(path)``, a function of this module (undecorated) that returns a model or tensor it builds
-        on every path that returns one (``model = Net(); ...; return model``, or ``return model, msg``): the
-        call builds it too. Only what the function builds counts: what it returns of its caller's depends on
-        the call."""
-        if not isinstance(function, ast.Name) or function.id not in self.survey.functions:
-            return None  # the common call: no ``def`` of the module has that name
-        resolved = self.scopes.resolve(function.id, function)
-        if resolved is None or resolved[0] is not self.scopes.module or len(resolved[1]) != 1 or resolved[1][0].how != "def":
-            return None
-        callee = resolved[1][0].node
+        """``_load(path)``, a function of this module (undecorated), or ``self._mask(shape)``, a method of the
+        class of ``self`` here (or of a base here), that returns a model or tensor it builds on every path
+        that returns one (``model = Net(); ...; return model``, or ``return model, msg``): the call builds it
+        too. Only what the function builds counts: what it returns of its caller's depends on the call."""
+        callee = self._local_callee(function)
         if not isinstance(callee, FUNCTIONS) or callee.decorator_list or isinstance(callee, ast.AsyncFunctionDef):
             return None
         if callee not in self._made:
@@ -844,6 +839,22 @@ class Evidence:
             else:
                 self._made[callee] = self._built_by(callee, found)
         return self._made[callee]
+
+    def _local_callee(self, function: ast.expr) -> Optional[ast.AST]:
+        """The ``def`` this module has for what a call names: a module-level function bound once, or a method
+        that ``self.name`` finds in the class of ``self`` or its bases here (an override in a subclass
+        elsewhere is not seen)."""
+        if isinstance(function, ast.Attribute):
+            owner = self._bound_owner(function)
+            if owner is None:
+                return None
+            return next((info.methods[function.attr] for info in self.survey.lineage(owner) if function.attr in info.methods), None)
+        if not isinstance(function, ast.Name) or function.id not in self.survey.functions:
+            return None  # the common call: no ``def`` of the module has that name
+        resolved = self.scopes.resolve(function.id, function)
+        if resolved is None or resolved[0] is not self.scopes.module or len(resolved[1]) != 1 or resolved[1][0].how != "def":
+            return None
+        return resolved[1][0].node
 
     @staticmethod
     def _built_by(callee: FunctionNode, found: Value) -> Optional[Obj]:
