@@ -561,6 +561,17 @@ def _module_class(survey: Survey, expr: ast.expr) -> Optional[ClassInfo]:
     return None
 
 
+def _class_named(survey: Survey, expr: ast.expr) -> Optional[str]:
+    """The class ``expr`` names directly, as a slot's owner is spelled: a class of this module (its
+    qualified name), or one another module of the project defines (``SparseHelper._cur_active = mask``
+    with ``from .sparse import SparseHelper``), as imported here."""
+    named = _module_class(survey, expr)
+    if named is not None:
+        return named.name
+    qualified = survey.names.qualify(expr) if isinstance(expr, ast.Name) else None
+    return expr.id if qualified is not None and survey.imported.is_class(qualified) else None  # type: ignore[attr-defined]
+
+
 def instance_keeping_metaclass(survey: Survey, info: ClassInfo) -> Optional[str]:
     """The metaclass, of the class or of a local base, whose ``__call__`` keeps the one instance it creates
     (``class Manager(metaclass=Singleton)``, ``Singleton`` defined here or imported from another project
@@ -606,9 +617,9 @@ def _settle_candidates(survey: Survey, pending: _Pending, vocabulary: Vocabulary
         if holder is not None and created is not None and created.kind is None:
             survey.singletons[f"{holder.name}.{target.attr}"] = created.name  # lives as long as the class
     for target, value, function in pending.named_attribute_stores:
-        named = _module_class(survey, target.value)
-        if named is not None and not _bound_in(function, target.value.id):  # type: ignore[attr-defined]
-            survey.slot_stores.append(SlotStore(f"{named.name}.{target.attr}", target, value, function))
+        owner = _class_named(survey, target.value)
+        if owner is not None and not _bound_in(function, target.value.id):  # type: ignore[attr-defined]
+            survey.slot_stores.append(SlotStore(f"{owner}.{target.attr}", target, value, function))
     for holder, attribute, callee in pending.class_body_instances:
         created = _module_class(survey, callee)
         if created is not None and created.kind is None:

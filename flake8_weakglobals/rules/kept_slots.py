@@ -112,6 +112,8 @@ def _definition(module: ast.Module, survey: Survey, store: SlotStore) -> Optiona
     target and the value it is bound to (None for a bare annotation)."""
     owner_name, _, attribute = store.name.rpartition(".")
     owner = survey.classes.get(owner_name) if owner_name else None
+    if owner_name and owner is None:
+        return None  # a class of another module: its body is not read here
     body = owner.node.body if owner is not None else module.body
     name = attribute if owner_name else store.name
     for statement in body:
