@@ -78,15 +78,15 @@ _FREEZING = False  # whether the batch open may freeze what a file's check leave
 
 
 def settle_survivors() -> None:
-    """After one file's check, with the collector paused for it: what the check left alive is collected
-    once, while young (any cycle of its own goes now), and the survivors are frozen until the batch ends.
-    The survivors are the run's caches of other modules' trees and references (the codemod's questions about
-    uses elsewhere keep them), millions of nodes without cycles that every later pass of the collector
-    would rescan: ``--check`` over torch spent two fifths of its CPU time there. Outside a batch (per-file
-    flake8, a caller's own process) nothing is frozen. A check that left few young objects (most files:
-    nothing to ask of other modules) is not worth a pass: they wait for the next file's."""
+    """After one file's check, with the collector paused for it: what the check left alive is frozen until
+    the batch ends. The survivors are the run's caches of other modules' trees and references (the codemod's
+    questions about uses elsewhere keep them), millions of nodes without cycles that every later pass of the
+    collector would rescan: ``--check`` over torch spent two fifths of its CPU time there. They are not
+    collected first: the few cycles a check leaves as garbage (798 objects over torch's 2,285 files, against
+    0.36 s of collecting, 2% of the run) are freed with the rest when the batch unfreezes. Outside a batch
+    (per-file flake8, a caller's own process) nothing is frozen. A check that left few young objects (most
+    files: nothing to ask of other modules) is not worth it: they wait for the next file's."""
     if _CURRENT is not None and _FREEZING and gc.get_count()[0] >= _SETTLED_AT_LEAST:
-        gc.collect(0)
         gc.freeze()
 
 
