@@ -12,8 +12,9 @@ Not reported: a slot bound to an object at import (the module's own, replaced la
 function of the module sets back (``X = None``, ``del X``) or restores, what holds no framework object, what
 the module keeps anyway (a module-level model named again), and the globals of a module run as a program.
 A tensor the function builds itself (``_window = torch.hann_window(n)``) is reported as WG007, the workspace
-a container would be. Found from one module: a store
-or an unload from another module (``worker.model = None`` elsewhere) is not seen.
+a container would be. Found from the module that stores: a class of another project module is a slot too
+(``SparseHelper._cur_active = mask``), but that class's own default is not read, and a store or an unload
+in another module (``worker.model = None`` elsewhere) is not seen.
 """
 from __future__ import annotations
 
