@@ -75,4 +75,3 @@ class NoqaMap:
             return True
         codes = tuple(part.strip() for part in _SEPARATORS.split(match.group("codes")) if part.strip())
         return code in codes or code.startswith(codes)
-
