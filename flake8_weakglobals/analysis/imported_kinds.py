@@ -45,6 +45,20 @@ class ImportedKeeper:
     decorator: str = ""  # the cache decorator, as written: ``functools.lru_cache``
 
 
+@dataclass(frozen=True)
+class ImportedStore:
+    """A framework object a method of a project class of another module stores on its instances and never
+    sets back (``summaries.stored_later_by``), judged here."""
+
+    module: str  # where the class that defines the method is: ``pkg.inference``
+    cls: str  # that class's name there: ``End2End``
+    method: str
+    attribute: str
+    line: int
+    kind: str
+    handed: bool  # what its caller hands it (a parameter annotated so), else what it builds or loads
+
+
 class Imported:
     def __init__(self, context: Optional[ModuleContext], vocabulary: Vocabulary) -> None:
         self.context = context
@@ -103,6 +117,38 @@ class Imported:
                 if kind is not None:
                     return ImportedKind(short, f"`{short}` holds {describe(kind)} (`self.{attribute}`, `{module}` line {line})")
         return None
+
+    def stored_later(self, qualified: str) -> list[ImportedStore]:
+        """The framework objects (or holders of them) the methods of the project class ``qualified`` and of its
+        project bases store on an instance after ``__init__`` and never set back: what an instance kept for
+        the process keeps after the work that needed it. Nothing for a name the project does not define."""
+        if self.context is None:
+            return []
+        absolute = self.context.absolute(qualified)
+        found: list[ImportedStore] = []
+        seen: set[str] = set()
+        for owner in [absolute, *(base for base, _ in self.context.index.bases(absolute))]:
+            located = self.context.index.stored_later(self.context.index.resolve(owner))
+            if located is None:
+                continue
+            module, stores = located
+            for attribute, names, line, method, handed in stores:
+                kind = next((k for name in names if (k := self._made_by(name)) is not None), None)
+                if kind is not None and attribute not in seen:
+                    seen.add(attribute)
+                    found.append(ImportedStore(module, owner.rpartition(".")[2], method, attribute, line, kind, handed))
+        return found
+
+    def _made_by(self, name: str) -> Optional[str]:
+        """The framework kind of what calling (or annotating with) the absolute ``name`` makes: a framework
+        class or factory, a project class deriving from one or holding one, and the alternative constructors
+        of those (``Net.from_pretrained``)."""
+        owner, _, last = name.rpartition(".")
+        if owner and (last.startswith("from_") or last == "load_from_checkpoint"):
+            name = owner
+        final = self.context.index.resolve(name) if self.context is not None else name
+        kind = self.vocabulary.kind_of_call(final) or (through.kind if (through := self.class_kind(final)) else None)
+        return kind or (held.kind if (held := self.holder(final)) is not None else None)
 
     def kept_parameters(self, qualified: str) -> tuple[str, list[tuple[str, str, int, int]]]:
         """What the project class ``qualified``'s constructor keeps of what its caller hands it

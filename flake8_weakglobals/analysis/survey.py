@@ -122,6 +122,9 @@ class Survey:
     class_candidates: dict[str, set[str]] = field(default_factory=dict)
     instance_candidates: dict[str, set[str]] = field(default_factory=dict)
     singletons: dict[str, str] = field(default_factory=dict)  # module-level instance name -> class name
+    #: Module-level instances of classes imported by name (another project module's, when the index says
+    #: so): name -> (the class as qualified here, the call that built it)
+    imported_singletons: dict[str, tuple[str, ast.expr]] = field(default_factory=dict)
     cached_functions: list[CachedFunction] = field(default_factory=list)
     functions: dict[str, FunctionNode] = field(default_factory=dict)  # module-level ``def``s
     #: Filled here, defined elsewhere: by the name here (``registry``, or ``Other._params`` for a class
@@ -561,6 +564,13 @@ def _module_class(survey: Survey, expr: ast.expr) -> Optional[ClassInfo]:
     return None
 
 
+def _imported_name(survey: Survey, expr: ast.expr) -> bool:
+    """Whether ``expr`` is a name, or an attribute of one, that an explicit import binds here."""
+    while isinstance(expr, ast.Attribute):
+        expr = expr.value
+    return isinstance(expr, ast.Name) and survey.names.is_imported(expr.id)
+
+
 def _class_named(survey: Survey, expr: ast.expr) -> Optional[str]:
     """The class ``expr`` names directly, as a slot's owner is spelled: a class of this module (its
     qualified name), or one another module of the project defines (``SparseHelper._cur_active = mask``
@@ -601,6 +611,8 @@ def _settle_candidates(survey: Survey, pending: _Pending, vocabulary: Vocabulary
         if isinstance(callee, ast.Name) and callee.id in survey.classes and survey.classes[callee.id].kind is None:
             if not method or any(method in cls.methods for cls in survey.lineage(survey.classes[callee.id])):
                 survey.singletons[name] = callee.id
+        elif _imported_name(survey, callee) and (qualified := survey.names.qualify(callee)) is not None:
+            survey.imported_singletons[name] = (qualified, callee)
     for name in pending.filled_names - survey.module_candidates:
         qualified = survey.names.qualify(ast.Name(name)) if survey.names.imported_from(name) else None
         container = survey.imported.container(qualified) if qualified else None

@@ -23,14 +23,15 @@ import warnings
 from importlib.machinery import PathFinder
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional, TypeVar
 
 from ..source import parse_once
 from . import summaries
-from .summaries import ModuleSummary, absolute, emptied_by, summarize
+from .summaries import ModuleSummary, absolute, emptied_by, stored_later_by, summarize
 
 #: Entries are valid only for the summariser that wrote them: its own source is part of the key.
 _FORMAT = hashlib.blake2b(Path(summaries.__file__).read_bytes(), digest_size=8).hexdigest()
+_Read = TypeVar("_Read")  # what a question read on demand makes of a module
 _MAX_HOPS = 12  # re-exports and base classes followed per question: cycles and huge chains stay bounded
 _MAX_FILE_BYTES = 2_000_000  # generated giants are not worth a parse to answer about one name
 _PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -159,6 +160,7 @@ class ProjectIndex:
         self._files: dict[str, Optional[tuple[Path, bool]]] = {}  # module -> (file, is a package), or None
         self._loaded: dict[Path, tuple[tuple[int, int], Optional[ModuleSummary]]] = {}
         self._emptying: dict[Path, tuple[tuple[int, int], set[str]]] = {}  # WG005's question, on demand
+        self._stored_later: dict[Path, tuple[tuple[int, int], dict[str, list[tuple[str, list[str], int, str, bool]]]]] = {}  # WG011's
 
     def module(self, name: str) -> Optional[ModuleSummary]:
         """The summary of module ``name``, rebuilt when its file changed since it was read (one ``stat``)."""
@@ -291,6 +293,14 @@ class ProjectIndex:
             return None
         return located[0].name, located[0].holdings.get(located[1], [])
 
+    def stored_later(self, qualified: str) -> Optional[tuple[str, list[tuple[str, list[str], int, str, bool]]]]:
+        """What the project class ``qualified``'s methods other than ``__init__`` store on its instances and
+        never set back (``summaries.stored_later_by``, read on demand), with its module."""
+        located = self.locate(qualified)
+        if located is None or located[1] not in located[0].classes or (found := self._files.get(located[0].name)) is None:
+            return None
+        return located[0].name, self._on_demand(self._stored_later, found[0], located[0].name, found[1], stored_later_by).get(located[1], [])
+
     def kept_parameters(self, qualified: str) -> Optional[tuple[str, list[tuple[str, str, int, int]]]]:
         """What the project class ``qualified``'s ``__init__`` stores straight from its parameters, with its module."""
         located = self.locate(qualified)
@@ -362,20 +372,22 @@ class ProjectIndex:
             return None
         for stem in neighbours:
             name = package if stem == "__init__" else f"{package}.{stem}" if package else stem
-            if name != owner and qualified in self._emptied(directory / f"{stem}.py", name, stem == "__init__"):
+            if name != owner and qualified in self._on_demand(self._emptying, directory / f"{stem}.py", name, stem == "__init__", emptied_by):
                 return name
         return None
 
-    def _emptied(self, path: Path, name: str, is_package: bool) -> set[str]:
+    def _on_demand(self, table: dict[Path, tuple[tuple[int, int], _Read]], path: Path, name: str, is_package: bool, read: Callable[[ast.Module, str, bool], _Read]) -> _Read:
+        """What ``read`` makes of the module at ``path``, kept in ``table`` while the file is unchanged: the
+        questions too rare to be part of every summary. An unreadable module answers empty."""
         try:
             status = path.stat()
         except OSError:
-            return set()
+            return read(ast.Module(body=[], type_ignores=[]), name, is_package)
         stamp = (status.st_size, status.st_mtime_ns)
-        known = self._emptying.get(path)
+        known = table.get(path)
         if known is None or known[0] != stamp:
             parsed = _parse(path) if stamp[0] <= _MAX_FILE_BYTES else None
-            known = self._emptying[path] = (stamp, emptied_by(parsed[0], name, is_package) if parsed else set())
+            known = table[path] = (stamp, read(parsed[0] if parsed else ast.Module(body=[], type_ignores=[]), name, is_package))
         return known[1]
 
     def star_names(self, module: str, _seen: Optional[set[str]] = None) -> list[tuple[str, str]]:

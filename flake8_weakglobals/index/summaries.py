@@ -16,7 +16,7 @@ from typing import Callable, Iterator, Optional, Union
 from ..syntax.container_expressions import ContainerType, classify
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names, base_class
-from ..syntax.scopes import every_statement, function_parameters, module_level, own_returns
+from ..syntax.scopes import attributes_set_back, every_statement, function_parameters, module_level, own_returns
 
 CACHE_FUNCTIONS = frozenset({"functools.lru_cache", "functools.cache"})
 _CACHE_FUNCTION_NAMES = frozenset(name.rpartition(".")[2] for name in CACHE_FUNCTIONS)  # a wrapper calls one
@@ -80,15 +80,13 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
     """The summary of one parsed module. Only module-level statements are read, ``if`` blocks included;
     functions are searched for ``lru_cache`` only where their text calls it."""
     mentions = Mentions(source)
-    names = Names()
     summary = ModuleSummary(module)
     statements = list(_module_statements(tree.body))
+    names, qualify = _qualifier(statements, module, is_package)
     for statement in statements:
-        if isinstance(statement, (ast.Import, ast.ImportFrom)):
-            names.add_import(statement, module_level=True)
-            if isinstance(statement, ast.ImportFrom) and any(alias.name == "*" for alias in statement.names):
-                star = "." * statement.level + (statement.module or "")
-                summary.stars.append(absolute(star, module, is_package))
+        if isinstance(statement, ast.ImportFrom) and any(alias.name == "*" for alias in statement.names):
+            star = "." * statement.level + (statement.module or "")
+            summary.stars.append(absolute(star, module, is_package))
     aliases = {
         alias.asname
         for statement in statements
@@ -98,21 +96,6 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
     }
     caching = sorted({*mentions.words(_CACHE_FUNCTION_NAMES | aliases, then=r"\s*\("), *mentions.lines(r"functools\s*\.\s*(?:lru_)?cache\b")})
     preparing = mentions.words(MODEL_WORDS, then=r"\s*\(")  # a model known by use
-    local = {
-        statement.name
-        for statement in statements
-        if isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-    }
-
-    def qualify(expr: ast.expr) -> Optional[str]:
-        root = expr
-        while isinstance(root, ast.Attribute):
-            root = root.value
-        if isinstance(root, ast.Name) and root.id in local and not isinstance(expr, ast.Attribute):
-            return f"{module}.{root.id}"
-        qualified = names.qualify(expr)
-        return absolute(qualified, module, is_package) if qualified else None
-
     for statement in statements:
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
             for alias in statement.names:
@@ -154,6 +137,31 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
     return summary
 
 
+def _qualifier(statements: list[ast.stmt], module: str, is_package: bool) -> tuple[Names, Callable[[ast.expr], Optional[str]]]:
+    """The module-level imports among a module's ``statements``, and how a summary names what an expression
+    refers to: absolutely, and a class or function the module defines as ``module.Name``."""
+    names = Names()
+    for statement in statements:
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            names.add_import(statement, module_level=True)
+    local = {
+        statement.name
+        for statement in statements
+        if isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+
+    def qualify(expr: ast.expr) -> Optional[str]:
+        root = expr
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in local and not isinstance(expr, ast.Attribute):
+            return f"{module}.{root.id}"
+        qualified = names.qualify(expr)
+        return absolute(qualified, module, is_package) if qualified else None
+
+    return names, qualify
+
+
 def _summarize_class_containers(summary: ModuleSummary, cls: ast.ClassDef, names: Names) -> None:
     for statement in cls.body:
         if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
@@ -186,12 +194,57 @@ def defines_value_equality(cls: ast.ClassDef, qualify) -> bool:  # type: ignore[
 def _holdings(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int]]:  # type: ignore[no-untyped-def]
     """What ``cls.__init__`` stores on ``self`` (``ModuleSummary.holdings``)."""
     init = next((s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
-    if init is None or not init.args.args:
+    return [(attribute, names, line) for attribute, names, line, _ in _stores_on_self(init, qualify)] if init is not None else []
+
+
+def stored_later_by(tree: ast.Module, module: str, is_package: bool) -> dict[str, list[tuple[str, list[str], int, str, bool]]]:
+    """What the instance methods of each class of a module, other than ``__init__``, store on ``self`` (as
+    ``ModuleSummary.holdings`` says it) and the class never sets back (``= None`` or ``del`` outside
+    ``__init__``): class -> [(attribute, names, line, the method, whether the names are a parameter's
+    annotation: what its caller hands it)], the first store of each attribute. An instance kept for the
+    process keeps them after the work that needed them. Not part of the summary: only WG011 asks, about the
+    classes of instances another module keeps, so it is read on demand (every method of every class of every
+    summarised module cost a fifth more summarising over torch)."""
+    statements = list(_module_statements(tree.body))
+    _, qualify = _qualifier(statements, module, is_package)
+    return {cls.name: stored for cls in statements if isinstance(cls, ast.ClassDef) and (stored := _stored_later(cls, qualify))}
+
+
+def _stored_later(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int, str, bool]]:  # type: ignore[no-untyped-def]
+    """``stored_later_by`` for one class. Static and class methods have no instance; what ``__init__``
+    stores is the instance's own, handed over as it is built."""
+    methods = [s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name != "__init__"]
+    instance_methods = [m for m in methods if m.args.args and not any(_decorator_name(d) in ("staticmethod", "classmethod") for d in m.decorator_list)]
+    released: set[str] = set()
+    for method in instance_methods:
+        receiver = method.args.args[0].arg
+        released |= attributes_set_back(method.body, lambda target, me=receiver: isinstance(target, ast.Name) and target.id == me)  # type: ignore[misc]
+    found: dict[str, tuple[str, list[str], int, str, bool]] = {}
+    for method in instance_methods:
+        for attribute, names, line, how in _stores_on_self(method, qualify):
+            # an annotation alone (``self._hooks: List[Hook] = []``) says what a container will hold, not that it is kept
+            if attribute not in released and attribute not in found and how != "annotation":
+                found[attribute] = (attribute, names, line, method.name, how == "parameter")
+    return list(found.values())
+
+
+def _decorator_name(decorator: ast.expr) -> str:
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return target.id if isinstance(target, ast.Name) else target.attr if isinstance(target, ast.Attribute) else ""
+
+
+def _stores_on_self(method: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> list[tuple[str, list[str], int, str]]:  # type: ignore[no-untyped-def]
+    """What ``method`` stores on its receiver, as far as a name says: ``self.X = f(...)`` (the callee, through
+    the moves a model is put through, ``Net(cfg).half().to(device)``), ``self.X = param`` (the parameter's
+    annotation), ``self.X: T = ...`` (``T``): (attribute, absolute names, line, how the names are known:
+    ``call``, ``parameter`` (its annotation: what the caller hands) or ``annotation`` (the store's own)).
+    Who asks decides what those names make."""
+    if not method.args.args:
         return []
-    receiver = init.args.args[0].arg
-    annotations = {a.arg: a.annotation for a in [*init.args.args, *init.args.kwonlyargs] if a.annotation is not None}
+    receiver = method.args.args[0].arg
+    annotations = {a.arg: a.annotation for a in [*method.args.args, *method.args.kwonlyargs] if a.annotation is not None}
     found = []
-    for node in every_statement(init.body):  # stores are statements: no expression is entered
+    for node in every_statement(method.body):  # stores are statements: no expression is entered
         if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None and isinstance(node, ast.Assign):
             continue
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -199,15 +252,20 @@ def _holdings(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int]]:  
         if attribute is None:
             continue
         value = node.value
+        while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _MOVES | {"eval"} and isinstance(value.func.value, ast.Call):
+            value = value.func.value
+        how = "call"
         if isinstance(value, ast.Call):  # ``self.buffer = torch.zeros(...)``, ``self.chunk = Chunk(...)``
             spelled = [name] if (name := qualify(value.func)) else []
         else:  # ``self.x: T = ...``, or ``self.model = model`` with ``model: nn.Module``
             said = node.annotation if isinstance(node, ast.AnnAssign) else None
-            if said is None and isinstance(value, ast.Name):
-                said = annotations.get(value.id)
+            handed = isinstance(value, ast.Name) and value.id in annotations
+            if said is None and handed:
+                said = annotations.get(value.id)  # type: ignore[union-attr]
+            how = "parameter" if handed else "annotation"
             spelled = _instance_types(said, qualify) if said is not None else []
         if spelled:
-            found.append((attribute, spelled, node.lineno))
+            found.append((attribute, spelled, node.lineno, how))
     return found
 
 

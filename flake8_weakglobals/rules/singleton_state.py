@@ -16,6 +16,10 @@ when it exits), nor what the instance makes as it is built (``__init__``, or a m
 What it is given at import (a module-level object, owned by the module anyway) and an instance that is
 itself a module (a module-level model owns its tensors by design) are not reported. Found from one module:
 a store through the singleton's name in another module, or a release there, is not seen.
+
+A module-level instance of another project module's class is judged here from that class's summary
+(``index/summaries.stored_later_by``, read on demand): what its methods, and its project bases', store on ``self`` after
+``__init__`` and never set back, known by name. The finding is on the call that makes the instance.
 """
 from __future__ import annotations
 
@@ -25,7 +29,7 @@ from typing import Callable, Iterator, Optional
 from ..analysis.evidence import Evidence, Obj, text
 from ..analysis.framework_types import PARAMETER, TENSOR, describe
 from ..analysis.survey import PLAIN_VALUES, ClassInfo, Survey, instance_keeping_metaclass
-from ..syntax.scopes import FunctionNode, every_statement, function_parameters
+from ..syntax.scopes import COMPOUND, FUNCTIONS, FunctionNode, attributes_set_back, every_statement, function_parameters, module_level
 from . import codes
 from .findings import Evidence as Proof, Finding
 
@@ -43,13 +47,19 @@ sets back.*
   work that needed it, as WG012's lazily loaded global does.
 - **Example**: `SESSION = Session()` with `def initialize(self, model: nn.Module): self.model = model`;
   `check = Censor().check` with `def check(self, x): if self.model is None: self.model = load_checker()`.
+  The class may be another project module's (`gen = End2End(args)` with `from .inference import End2End`,
+  whose `load_controlnet` sets `self.controlnet = ControlNet(...).half().to(device)`): the finding is then
+  on the line that makes the instance, since the class's module cannot see who keeps one of its instances.
 - **Fix**: none automatic. Set the attribute back to `None` when the work that needed it is done (a
   `reset()`, `finalize()` or `__exit__`), or hold it weakly (`weakref.ref(model)`) if the instance only
   needs to reach it while the caller keeps it.
 - **Fix safety**: not applicable.
 - **Known false positives**: an instance meant to hold its model for the life of the process (an
   inference worker's context: an intended pin). An attribute set back from another module (`SESSION.model =
-  None` elsewhere) is not seen; silence it with `# noqa: WG011`.
+  None` elsewhere) is not seen; silence it with `# noqa: WG011`. For another module's class, what its
+  methods store is known by name only (a framework class or factory, a project class deriving from one or
+  holding one, their `from_pretrained`, or a parameter's annotation), and a module that names no framework
+  word at all is not read.
 """,
 }
 
@@ -58,10 +68,10 @@ def judge_singleton_state(module: ast.Module, survey: Survey, evidence_of: Calla
     """WG011 for each attribute a long-lived instance's method sets to an object its caller handed it, with
     no release of that attribute in the class (outside ``__init__``, unless the class calls ``__init__``
     again) nor through the instance's name in the module."""
+    found = _kept_by_imported_classes(module, survey)
     holders = _long_lived_classes(survey)
     if not holders:
-        return []
-    found = []
+        return found
     evidence: Optional[Evidence] = None
     for info, holder in holders.items():
         lineage = list(survey.lineage(info))
@@ -80,7 +90,7 @@ def judge_singleton_state(module: ast.Module, survey: Survey, evidence_of: Calla
             if not isinstance(held, Obj) or held.module_held:
                 continue
             handed = held.foreign and not held.built and not held.owned
-            released_here = _set_back(module.body, lambda target: text(target) == holder) if released_here is None else released_here
+            released_here = attributes_set_back(module.body, lambda target: text(target) == holder) if released_here is None else released_here
             if attribute in released_here:
                 continue
             workspace = not handed and held.kind in (TENSOR, PARAMETER)  # what the instance builds for itself
@@ -91,6 +101,62 @@ def judge_singleton_state(module: ast.Module, survey: Survey, evidence_of: Calla
             found.append(_finding(info, holder, target, method, held, handed, workspace))
             released.add(attribute)  # one finding per attribute: its first store
     return found
+
+
+def _kept_by_imported_classes(module: ast.Module, survey: Survey) -> list[Finding]:
+    """WG011 for a module-level instance of another project module's class whose methods store a framework
+    object on it after ``__init__`` and never set it back (``SESSION = Session()`` here, ``def load(self):
+    self.model = Net()`` there), unless this module sets it back through the instance's name. Reported here,
+    at the call that makes the instance: the class's module cannot see who keeps an instance of it for the
+    process, and the index answers forward only, from what this module imports."""
+    if survey.runs_as_script or not survey.imported_singletons:
+        return []  # a program's globals: its own state, gone when it exits
+    found: list[Finding] = []
+    used_at_import = _used_at_import(module)
+    for holder, (qualified, call) in survey.imported_singletons.items():
+        if holder in used_at_import:
+            continue  # the module does its work with the instance as it runs: a program's (a tutorial's) own
+        if survey.imported.class_kind(qualified) is not None:
+            continue  # a module-level model owns what it holds by design
+        stores = survey.imported.stored_later(qualified)
+        if not stores:
+            continue
+        released = attributes_set_back(module.body, lambda target: text(target) == holder)
+        for store in stores:
+            if store.attribute in released:
+                continue
+            where = f"`{store.module}` line {store.line}"
+            found.append(Finding(
+                code="WG011",
+                line=call.lineno,
+                col=call.col_offset,
+                name=f"{holder}.{store.attribute}",
+                kind="attribute",
+                scope="instance",
+                holds=(store.kind,),
+                evidence=Proof(call.lineno, f"`{store.cls}.{store.method}` sets `self.{store.attribute}` ({where})"),
+                message=(
+                    f"WG011 long-lived `{holder}` keeps `self.{store.attribute}`, which `{store.cls}.{store.method}` "
+                    f"({where}) sets to {describe(store.kind)} {'its caller hands it' if store.handed else 'it loads'}, "
+                    "and nothing sets it back"
+                ),
+                fix_reason="set it back to None when the work that needs it is done, or hold it weakly",
+            ))
+    return found
+
+
+def _used_at_import(module: ast.Module) -> set[str]:
+    """The names the module's own statements read as it runs (``trainer.train()``, ``for batch in
+    collector:``), not inside its functions and classes: a module that works with an object at import is a
+    program, and the object lives exactly as long as that work."""
+    used: set[str] = set()
+    for statement in module_level(module.body):
+        if isinstance(statement, (*FUNCTIONS, ast.ClassDef)):
+            continue
+        # a compound statement's own parts (``for batch in collector:``); ``module_level`` yields its blocks
+        parts = [child for child in ast.iter_child_nodes(statement) if not isinstance(child, ast.stmt)] if type(statement) in COMPOUND else [statement]
+        used.update(node.id for part in parts for node in ast.walk(part) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load))
+    return used
 
 
 def _long_lived_classes(survey: Survey) -> dict[ClassInfo, str]:
@@ -153,18 +219,8 @@ def _released_by_the_class(lineage: list[ClassInfo], survey: Survey) -> set[str]
                 continue
             parameters = function_parameters(method)
             me = parameters[0].arg if parameters else None
-            released |= _set_back(method.body, lambda target: isinstance(target, ast.Name) and target.id == me)
+            released |= attributes_set_back(method.body, lambda target: isinstance(target, ast.Name) and target.id == me)
     return released
-
-
-def _set_back(body: list[ast.stmt], is_instance: Callable[[ast.expr], bool]) -> set[str]:
-    found = set()
-    for node in every_statement(body):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value is None:
-            found |= {t.attr for t in node.targets if isinstance(t, ast.Attribute) and is_instance(t.value)}
-        elif isinstance(node, ast.Delete):
-            found |= {t.attr for t in node.targets if isinstance(t, ast.Attribute) and is_instance(t.value)}
-    return found
 
 
 def _finding(info: ClassInfo, holder: str, target: ast.Attribute, method: FunctionNode, held: Obj, handed: bool, workspace: bool) -> Finding:

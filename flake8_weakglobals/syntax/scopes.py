@@ -195,6 +195,18 @@ def every_statement(body: list[ast.stmt]) -> Iterator[ast.stmt]:
                 pending.extend(nested_blocks(statement))
 
 
+def attributes_set_back(body: list[ast.stmt], is_instance: Callable[[ast.expr], bool]) -> set[str]:
+    """The attributes statements under ``body`` set to ``None`` or delete on an object ``is_instance`` names:
+    ``self.model = None``, ``del self.model``, ``SESSION.model = None``."""
+    found = set()
+    for node in every_statement(body):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value is None:
+            found |= {t.attr for t in node.targets if isinstance(t, ast.Attribute) and is_instance(t.value)}
+        elif isinstance(node, ast.Delete):
+            found |= {t.attr for t in node.targets if isinstance(t, ast.Attribute) and is_instance(t.value)}
+    return found
+
+
 def own_returns(function: FunctionNode) -> list[ast.Return]:
     """The function's own ``return value`` statements (a bare ``return`` left out), not those of the functions
     and classes it defines."""
