@@ -57,3 +57,14 @@ def test_scripts_and_files_in_other_encodings_are_ordered_too(tmp_path: Path) ->
     (tmp_path / "pkg" / "x.py").write_bytes(b"# \xff\xfe not UTF-8\nimport pkg\n")
     order = names(paths, importers_first(paths), tmp_path)
     assert order == ["my-scripts/run.py", "pkg/x.py", "pkg/__init__.py"], order
+
+
+def test_submodules_named_in_parentheses_across_lines_come_after_their_importer(tmp_path: Path) -> None:
+    paths = package(tmp_path, {
+        "pkg/A.py": "",  # sorts before the package's ``__init__``, which would bring its importer first
+        "pkg/B.py": "",
+        "pkg/__init__.py": "",
+        "pkg/m.py": "from pkg import (\n    A,  # a comment, with a comma\n    B as bee,\n)\n",
+    })
+    order = names(paths, importers_first(paths), tmp_path)
+    assert order == ["pkg/m.py", "pkg/A.py", "pkg/B.py", "pkg/__init__.py"], order

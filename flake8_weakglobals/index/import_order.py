@@ -6,9 +6,11 @@ The project index answers a module's questions forward only, from the summaries 
 summary. Over torch in path order, that was 115 of the 280 modules summarised, a tenth of the whole run.
 Checking importers first leaves only the modules on import cycles to be parsed twice.
 
-Who imports whom is read from each file's text, on the lines that start with ``import`` or ``from``: a scan
-over bytes already in the page cache, not a parse. It only orders the work: a name it misreads (an import
-inside a string, a continuation line it does not see) costs at most a parse, never a finding.
+Who imports whom is read from each file's text, on the lines that start with ``import`` or ``from`` (and the
+parenthesised names of ``from pkg import (...)`` on the lines after: over torch, a submodule imported that
+way was the largest module parsed twice): a scan over bytes already in the page cache, not a parse. It only
+orders the work: a name it misreads (an import inside a string, a backslash continuation it does not see)
+costs at most a parse, never a finding.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from .project import context_for
 from .summaries import absolute
 
 _IMPORT_WORD = re.compile(r"import[ \t(\\]")  # a literal first, which ``re`` skips ahead to
-_IMPORT_LINE = re.compile(r"[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t(\\]+([\w, \t]*)|import[ \t]+([\w., \t]+))")
+_IMPORT_LINE = re.compile(r"[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import(?:[ \t]*\(([^)]*)|[ \t\\]+([\w, \t]*))|import[ \t]+([\w., \t]+))")
 
 
 def importers_first(paths: Sequence[Path]) -> list[int]:
@@ -33,33 +35,48 @@ def importers_first(paths: Sequence[Path]) -> list[int]:
         modules.append((context.name, context.is_package) if context is not None else None)
         if context is not None:
             names.setdefault(context.name, position)
-    imported = [_imported(path, module, names) if module is not None else [] for path, module in zip(paths, modules)]
+    resolved: dict[str, Optional[int]] = {}
+    imported = [_imported(path, module, names, resolved) if module is not None else [] for path, module in zip(paths, modules)]
     return _importers_before_imported(imported)
 
 
-def _imported(path: Path, module: tuple[str, bool], names: dict[str, int]) -> list[int]:
-    """The positions of the run's modules that the file at ``path`` (module ``module``) imports."""
+def _imported(path: Path, module: tuple[str, bool], names: dict[str, int], resolved: dict[str, Optional[int]]) -> list[int]:
+    """The positions of the run's modules that the file at ``path`` (module ``module``) imports. A name is
+    resolved to the run's module it imports once per run (``resolved``): most are imported all over."""
     try:
         text = path.read_bytes().decode("utf-8", errors="replace")
     except OSError:
         return []  # the check reports it
+    own = names.get(module[0])
     found: dict[int, None] = {}
     for match in _IMPORT_WORD.finditer(text):
         line = _IMPORT_LINE.match(text, text.rfind("\n", 0, match.start()) + 1)
         if line is None:
             continue
-        source, members, plain = line.groups()
+        source, enclosed, inline, plain = line.groups()
+        members = enclosed if enclosed is not None else inline
         if plain is not None:
-            targets = [part.split()[0] for part in plain.split(",") if part.strip()]
+            targets = [_position(part.split()[0], names, resolved) for part in plain.split(",") if part.strip()]
         else:
             base = absolute(source, *module)
-            targets = [base, *(f"{base}.{member.split()[0]}" for member in members.split(",") if member.strip())]
+            within = _position(base, names, resolved)
+            # ``from a import b`` imports ``a.b`` if that is a module of the run, else only ``a``
+            targets = [within, *(names.get(f"{base}.{member.split()[0]}", within) for member in members.split(",") if member.strip())]
         for target in targets:
-            while target and target not in names:  # ``import a.b.c`` imports ``a.b`` and ``a`` too
-                target = target.rpartition(".")[0]
-            if target and target != module[0]:
-                found[names[target]] = None
+            if target is not None and target != own:
+                found[target] = None
     return list(found)
+
+
+def _position(name: str, names: dict[str, int], resolved: dict[str, Optional[int]]) -> Optional[int]:
+    """The position of the run's module that ``import name`` imports: ``import a.b.c`` imports ``a.b`` and
+    ``a`` too, so the longest prefix of ``name`` that is one; None if none is."""
+    if name not in resolved:
+        target = name
+        while target and target not in names:
+            target = target.rpartition(".")[0]
+        resolved[name] = names[target] if target else None
+    return resolved[name]
 
 
 def _importers_before_imported(imported: list[list[int]]) -> list[int]:
