@@ -178,8 +178,9 @@ def _named_excluded(path: Path, patterns: tuple[str, ...]) -> bool:
 
 
 def _candidates(paths: Iterable[Path], excludes: Excludes) -> Iterator[tuple[Path, str]]:
-    """Each file with its real path, resolved once per directory (resolving each file's path costs a
-    system call per component) and again only for a file that is itself a link."""
+    """Each file with its real path, resolved once per tree named (resolving a path costs a system call per
+    component): a directory the walk enters is no link (``os.walk`` enters none), so its real path is its
+    parent's and its name; a file's is resolved again only if the file is itself a link."""
     walking = excludes.walking
     for path in paths:
         if _named_excluded(path, excludes.named):
@@ -187,15 +188,16 @@ def _candidates(paths: Iterable[Path], excludes: Excludes) -> Iterator[tuple[Pat
         if not path.is_dir():
             yield path, os.path.realpath(path)
             continue
+        reals = {os.fspath(path): os.path.realpath(path)}
         for directory, subdirectories, files in os.walk(path):
-            here = Path(directory)
+            here, real_directory = Path(directory), reals.pop(directory)
             subdirectories[:] = sorted(
                 name
                 for name in subdirectories
                 if not (here / name / "pyvenv.cfg").exists() and not is_excluded(here / name, walking)
             )
-            real_directory = os.path.realpath(directory)
+            reals.update((os.path.join(directory, name), os.path.join(real_directory, name)) for name in subdirectories)
             for name in sorted(files):
-                if name.endswith(".py") and not is_excluded(here / name, walking):
+                if name.endswith(".py") and not is_excluded(file := here / name, walking):
                     real = os.path.join(real_directory, name)
-                    yield here / name, os.path.realpath(real) if os.path.islink(real) else real
+                    yield file, os.path.realpath(real) if os.path.islink(real) else real
