@@ -18,7 +18,7 @@ import ast
 from typing import Callable, Optional
 
 from ..syntax.qualified_names import Names
-from ..syntax.scopes import FUNCTIONS, FunctionNode
+from ..syntax.scopes import FUNCTIONS, FunctionNode, walk
 
 COMPILERS = frozenset({
     "torch.compile", "torch.jit.script", "torch.jit.trace", "torch.jit.trace_module",
@@ -43,7 +43,7 @@ def compiled_functions(tree: ast.Module, names: Names, spelled: bool) -> dict[Fu
         for cls in tree.body if isinstance(cls, ast.ClassDef)
         for method in cls.body if isinstance(method, FUNCTIONS) and method.name == "forward"
     }
-    for node in ast.walk(tree) if spelled else ():
+    for node in walk(tree) if spelled else ():
         if isinstance(node, FUNCTIONS):
             compiler = next((d for d in node.decorator_list if _compiles(d, names)), None)
             if compiler is not None:
@@ -55,7 +55,7 @@ def compiled_functions(tree: ast.Module, names: Names, spelled: bool) -> dict[Fu
     pending = list(found)
     while pending:  # what a traced function calls by name is traced with it
         function = pending.pop()
-        for node in ast.walk(function):
+        for node in walk(function):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions:
                 called = functions[node.func.id]
                 if called not in found:

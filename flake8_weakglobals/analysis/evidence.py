@@ -13,7 +13,7 @@ from typing import Callable, Iterable, Optional, Union
 from ..index.summaries import MODEL_WORDS, TENSOR_ONLY_METHODS, TYPE_VARIABLES, named, parameters_kept, treated_as_modules, treated_as_tensors
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
-from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns
+from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns, walk
 from .framework_types import BOUND_METHOD, EXCEPTION, ITERATION_METHODS, MODULE, MODULE_METHODS, PARAMETER, TENSOR, Vocabulary, describe
 from .survey import ClassInfo, SlotStore, Survey
 
@@ -231,7 +231,7 @@ def _given_no_object(call: ast.Call) -> bool:
     arguments = [*call.args, *(keyword.value for keyword in call.keywords)]
     return all(
         isinstance(node, (ast.Constant, ast.Tuple, ast.List, ast.UnaryOp, ast.unaryop, ast.expr_context, ast.Load))
-        for argument in arguments for node in ast.walk(argument)
+        for argument in arguments for node in walk(argument)
     )
 
 
@@ -589,7 +589,7 @@ class Evidence:
         are found in one walk, kept for each of its records."""
         if function not in self._string_items:
             found: dict[str, list[ast.expr]] = {}
-            for node in ast.walk(function):
+            for node in walk(function):
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and (record := _string_item_of(node.targets[0])):
                     found.setdefault(record, []).append(node.value)
             self._string_items[function] = found
@@ -884,7 +884,7 @@ class Evidence:
                 parameters = function_parameters(init) if init is not None else []
                 if not parameters:
                     continue
-                for node in ast.walk(init):  # type: ignore[arg-type]
+                for node in walk(init):  # type: ignore[arg-type]
                     if not isinstance(node, (ast.Assign, ast.AnnAssign)):
                         continue
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]

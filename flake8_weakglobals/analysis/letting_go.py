@@ -23,7 +23,7 @@ import ast
 from dataclasses import dataclass
 from typing import Callable, Collection, Optional
 
-from ..syntax.scopes import FUNCTIONS, Scopes
+from ..syntax.scopes import FUNCTIONS, Scopes, walk
 from .evidence import text
 from .release_routes import Release, ancestors, definitions, same_binding, scope_of
 
@@ -58,7 +58,7 @@ def positional_reads(scopes: Scopes, name: str, hooks: Collection[ast.AST]) -> l
     """The reads by position of the module global ``name``, a list (``X[2]``, ``X.pop()``,
     ``X.index(m)``), but those in ``hooks``."""
     found = []
-    for node in ast.walk(scopes.module):
+    for node in walk(scopes.module):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load) and same_binding(scopes, node, scopes.module):
             scope = scope_of(scopes, node)
             if _by_position(scopes.parent, node) and scope not in hooks:
@@ -70,7 +70,7 @@ def walking_reads(scopes: Scopes, name: str, listed: bool = False) -> list[Read]
     """The reads of the module global ``name`` that see what every entry holds (``X.values()``, ``for k
     in X``, ``X`` handed to a call), not one entry named by its key, nor how many there are (``_walked``)."""
     found = []
-    for node in ast.walk(scopes.module):
+    for node in walk(scopes.module):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load) and same_binding(scopes, node, scopes.module):
             if _walked(scopes.parent, node, listed):
                 found.append(Read(node.lineno, _statement_of(scopes, node), scope_of(scopes, node)))

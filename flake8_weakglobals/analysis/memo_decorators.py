@@ -15,7 +15,7 @@ from typing import Iterator, Optional
 
 from ..syntax.container_expressions import ContainerType, classify
 from ..syntax.qualified_names import Names
-from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters, module_level
+from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters, module_level, walk
 
 #: Methods that put what they are given into a container.
 _FILLS = frozenset({"append", "appendleft", "add", "insert", "setdefault", "__setitem__"})
@@ -54,7 +54,7 @@ def _memoising(decorator: FunctionNode, names: Names) -> Optional[MemoDecorator]
         if not (isinstance(wrapper, FUNCTIONS) and wrapper.name in returned and made and _calls(wrapper, wrapped)):
             continue  # a closure factory that never calls what it was given is no decorator (``make_init_fn(model)``)
         called_with = _called_with(wrapper)
-        for node in ast.walk(wrapper):
+        for node in walk(wrapper):
             filled = _filled(node)
             if filled is not None and filled[0] in made and _mentions(filled[1], called_with):
                 return MemoDecorator(decorator, wrapper, filled[0], made[filled[0]], node)
@@ -62,7 +62,7 @@ def _memoising(decorator: FunctionNode, names: Names) -> Optional[MemoDecorator]
 
 
 def _calls(wrapper: FunctionNode, name: str) -> bool:
-    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name for node in ast.walk(wrapper))
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name for node in walk(wrapper))
 
 
 def _called_with(wrapper: FunctionNode) -> set[str]:
@@ -71,7 +71,7 @@ def _called_with(wrapper: FunctionNode) -> set[str]:
     arguments = wrapper.args
     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
     found = {argument.arg for argument in every if argument is not None}
-    for node in ast.walk(wrapper):
+    for node in walk(wrapper):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
             found.update(target.id for target in node.targets if isinstance(target, ast.Name))
     return found
@@ -90,4 +90,4 @@ def _filled(node: ast.AST) -> Optional[tuple[str, list[ast.expr]]]:
 
 
 def _mentions(stored: list[ast.expr], called_with: set[str]) -> bool:
-    return any(isinstance(node, ast.Name) and node.id in called_with for expr in stored for node in ast.walk(expr))
+    return any(isinstance(node, ast.Name) and node.id in called_with for expr in stored for node in walk(expr))

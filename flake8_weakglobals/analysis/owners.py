@@ -37,7 +37,7 @@ from ..index.project import ModuleContext
 from ..index.summaries import defines_value_equality
 from ..syntax.container_expressions import Member
 from ..syntax.mentions import Mentions
-from ..syntax.scopes import COMPREHENSIONS, FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters
+from ..syntax.scopes import COMPREHENSIONS, FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, walk
 from .call_routes import handing_decorator, strings_naming
 from .evidence import Evidence, argument_at, text
 from .framework_types import ITERATION_METHODS, MODULE, MODULE_HOOK_REGISTRARS, Vocabulary
@@ -225,7 +225,7 @@ class Owners:
             return self._part_of(function.value, f"each of `{text(call)}`", line, steps)
         getter = self._module_function(function)
         if getter is not None:
-            returned = [node.value for node in ast.walk(getter) if isinstance(node, ast.Return) and node.value is not None]
+            returned = [node.value for node in walk(getter) if isinstance(node, ast.Return) and node.value is not None]
             owners = [self.of(value, node_line, steps + 1) for value in returned if (node_line := value.lineno)]
             if owners and all(owner.shown for owner in owners):
                 return Owner(True, f"what `{text(call)}` returns, " + "; ".join(dict.fromkeys(owner.why for owner in owners)))
@@ -343,7 +343,7 @@ class Owners:
         """How ``function`` keeps its local ``name`` beyond its own run: it returns it to its caller
         (``return layer``), or stores it on an object or in a global (``self.layer = layer``)."""
         owner_class = self.survey.method_owner.get(function)
-        for node in ast.walk(function):
+        for node in walk(function):
             if isinstance(node, ast.Return) and name in _returned_names(node, function):
                 if owner_class is not None and function.name == "__new__":  # its callers build the class
                     built = [(info, call) for info in self._builders(owner_class) for call in self.evidence.calls_of(info.name)]
@@ -405,7 +405,7 @@ class Owners:
         return any(
             isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == function.name
             for statement in self.scopes.module.body if _is_main_guard(statement)
-            for node in ast.walk(statement)
+            for node in walk(statement)
         )
 
     def _of_parameter(self, function: ast.AST, name: str, line: int, steps: int) -> Owner:
@@ -503,7 +503,7 @@ class Owners:
             for method in info.methods.values():
                 parameters = function_parameters(method)
                 receiver = parameters[0].arg if parameters and method in self.survey.class_methods else None
-                for node in ast.walk(method):
+                for node in walk(method):
                     if isinstance(node, ast.Call) and _builds_own_class(node.func, receiver, self.survey):
                         yield f"{info.name}.{method.name}", node
 
@@ -610,7 +610,7 @@ class Owners:
     def _declared_global(self) -> frozenset[str]:
         """The names a function of this module rebinds as globals (``global model``)."""
         if self._globals is None:
-            self._globals = frozenset(name for node in ast.walk(self.scopes.module) if isinstance(node, ast.Global) for name in node.names)
+            self._globals = frozenset(name for node in walk(self.scopes.module) if isinstance(node, ast.Global) for name in node.names)
         return self._globals
 
     def _rebound(self, function: FunctionNode, name: str) -> Optional[str]:
@@ -630,7 +630,7 @@ class Owners:
         """How ``name`` is bound again within one run of ``function``: more than once, or in a loop. What it
         held before is then kept by nothing the function hands on (``layer = nn.Linear(...)`` in a loop,
         only the last of which is returned)."""
-        binds = [node for node in ast.walk(function) if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)]
+        binds = [node for node in walk(function) if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)]
         converted = [node for node in binds if self._converted(node)]
         if converted and len(binds) - len(converted) == 1:
             first = next(node for node in binds if node not in converted)
@@ -663,7 +663,7 @@ class Owners:
             if isinstance(current, ast.If):
                 arms = (current.body, current.orelse)
                 mine = next((arm for arm in arms if child in arm), None)
-                other = next((arm for arm in arms if arm is not mine and any(second in ast.walk(statement) for statement in arm)), None)
+                other = next((arm for arm in arms if arm is not mine and any(second in walk(statement) for statement in arm)), None)
                 if mine is not None and other is not None:
                     return True
             child, current = current, self.scopes.parent(current)
@@ -702,7 +702,7 @@ class Owners:
                 parameters = function_parameters(method)
                 if method_name == "__init__" or not parameters:
                     continue
-                for node in ast.walk(method):
+                for node in walk(method):
                     if (
                         isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and node.attr == attribute.attr
                         and isinstance(node.value, ast.Name) and node.value.id == parameters[0].arg
@@ -832,7 +832,7 @@ def _returned_names(node: ast.Return, function: FunctionNode) -> set[str]:
     if not isinstance(value, ast.Name):
         return set()
     names = {value.id}
-    for statement in ast.walk(function):
+    for statement in walk(function):
         if (
             isinstance(statement, ast.Assign) and isinstance(statement.value, (ast.Tuple, ast.List))
             and any(isinstance(target, ast.Name) and target.id == value.id for target in statement.targets)

@@ -13,7 +13,7 @@ import ast
 from typing import Optional
 
 from ..syntax.container_expressions import Member
-from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters
+from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters, walk
 from .evidence import Evidence, Obj, argument_at, text
 from .fill_contents import Held
 from .framework_types import ITERATION_METHODS, MODULE_HOOK_REGISTRARS
@@ -118,7 +118,7 @@ class SoleOwner:
         resolved = self.evidence.scopes.resolve(node.func.id, node)
         if function is None or resolved is None or not isinstance(resolved[0], ast.Module) or len(resolved[1]) != 1:
             return False  # not this module's function, shadowed by a local, or rebound
-        returns = [n for n in ast.walk(function) if isinstance(n, ast.Return)]
+        returns = [n for n in walk(function) if isinstance(n, ast.Return)]
         if not returns or any(n.value is None for n in returns):
             return False
         return all(self._builds(n.value, function) for n in returns)  # type: ignore[arg-type]
@@ -154,7 +154,7 @@ class SoleOwner:
         if not isinstance(found, Obj) or not (found.owned or found.from_foreign):
             return None
         function = resolved[0]
-        later = [node for node in ast.walk(function) if isinstance(node, ast.Name) and node.id == name.id
+        later = [node for node in walk(function) if isinstance(node, ast.Name) and node.id == name.id
                  and isinstance(node.ctx, ast.Load) and node.lineno > line]
         # The local holds it until its function returns: only a function that returns to a caller (one this
         # module calls) leaves the container the sole owner while the program goes on.

@@ -11,7 +11,7 @@ import ast
 import weakref
 from typing import Callable, Optional
 
-from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes, function_parameters
+from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes, function_parameters, walk
 from .evidence import text
 from .framework_types import TENSOR_SEQUENCE_CALLS
 from .long_lived_places import SlotResolver
@@ -218,7 +218,7 @@ class Passing:
         """Every reference to ``function``'s own ``name`` (a parameter, a local) inside it, not shadowed in
         a nested scope."""
         found = []
-        for node in ast.walk(function):
+        for node in walk(function):
             if isinstance(node, ast.Name) and node.id == name:
                 resolved = self.scopes.resolve(node.id, node)
                 if resolved is not None and resolved[0] is function:

@@ -18,7 +18,7 @@ import weakref
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
-from ..syntax.scopes import FUNCTIONS, Scopes
+from ..syntax.scopes import FUNCTIONS, Scopes, walk
 from .evidence import text
 
 
@@ -117,7 +117,7 @@ def releases_of(scopes: Scopes, scope: ast.AST, name: str, parts: bool, _asked: 
     bounded = _bound_to_a_bounded_deque(scope, name)
     if parts:
         found += _run_by_setters(scopes, scope, name, _asked | {(scope, name)})
-    for node in ast.walk(scope):
+    for node in walk(scope):
         if isinstance(node, ast.Delete):
             for target in node.targets:
                 root = _root(target)
@@ -151,7 +151,7 @@ def _run_by_setters(scopes: Scopes, scope: ast.AST, name: str, asked: frozenset)
     setter, whatever is stored (``model.depth = 2`` may ``del self.blocks[2:]``)."""
     setters = definitions(scopes.module).setters
     found = []
-    for node in ast.walk(scope):
+    for node in walk(scope):
         if not isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             continue
         for target in _flattened(node.targets if isinstance(node, ast.Assign) else [node.target]):
@@ -172,7 +172,7 @@ def _released_through_aliases(scopes: Scopes, scope: ast.AST, name: str, asked: 
     """Releases through another name for a part, bound in the same scope: ``blocks = getattr(model, "blocks")``
     then ``del blocks[1]``."""
     found = []
-    for node in ast.walk(scope):
+    for node in walk(scope):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             alias, value = node.targets[0].id, node.value
             root = _root(value)
@@ -288,7 +288,7 @@ def definitions(module: ast.Module) -> _Definitions:
     found = _DEFINED.get(module)
     if found is None:
         found = _Definitions({}, {}, {}, {})
-        for node in ast.walk(module):
+        for node in walk(module):
             if isinstance(node, ast.Name):
                 found.names.setdefault(node.id, []).append(node)
             elif isinstance(node, FUNCTIONS):
@@ -312,7 +312,7 @@ def _handed_to_a_releasing_function(scopes: Scopes, scope: ast.AST, name: str, a
     whose parameter lets go of a part (``def fold(stage): stage._modules["1"] = nn.Identity()``)."""
     functions = {node.name: node for node in scopes.module.body if isinstance(node, FUNCTIONS)}
     found = []
-    for call in ast.walk(scope):
+    for call in walk(scope):
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in functions):
             continue
         callee = functions[call.func.id]

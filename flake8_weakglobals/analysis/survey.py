@@ -16,7 +16,7 @@ from typing import Callable, Iterator, Optional
 from ..index.summaries import KEEPING_METHODS, keeps_created_instances, wraps_a_cache
 from ..syntax.container_expressions import ContainerType, classify, root_name
 from ..syntax.qualified_names import Names, base_class
-from ..syntax.scopes import COMPOUND, FunctionNode, function_parameters, nested_blocks
+from ..syntax.scopes import COMPOUND, FunctionNode, function_parameters, nested_blocks, walk
 from .framework_types import Vocabulary
 from .imported_kinds import CACHE_DECORATORS, NOWHERE, Imported, ImportedContainer, ImportedKeeper
 
@@ -267,7 +267,7 @@ def _visit(
             if in_function and (kind is ast.For or kind is ast.AsyncFor) and type(statement.iter) is ast.Call:  # type: ignore[attr-defined]
                 method = statement.iter.func  # type: ignore[attr-defined]
                 if type(method) is ast.Attribute and method.attr in _MODEL_ITERATORS:
-                    names = {name.id for name in ast.walk(statement.target) if type(name) is ast.Name}  # type: ignore[attr-defined]
+                    names = {name.id for name in walk(statement.target) if type(name) is ast.Name}  # type: ignore[attr-defined]
                     pending.model_loop_names.setdefault(function, set()).update(names)  # type: ignore[arg-type]
             if at_module and _is_main_guard(statement):
                 survey.runs_as_script = True
@@ -404,7 +404,7 @@ def _bound_in(function: FunctionNode, name: str) -> bool:
     the module's class of that name."""
     if any(parameter.arg == name for parameter in function_parameters(function)):
         return True
-    return any(type(node) is ast.Name and node.id == name and type(node.ctx) is ast.Store for node in ast.walk(function))  # type: ignore[attr-defined]
+    return any(type(node) is ast.Name and node.id == name and type(node.ctx) is ast.Store for node in walk(function))  # type: ignore[attr-defined]
 
 
 def _is_program_output(function: ast.expr) -> bool:

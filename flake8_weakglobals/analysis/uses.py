@@ -16,7 +16,7 @@ from typing import Callable, Optional
 from ..syntax.container_expressions import ContainerType, Member, classify, initial_members
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
-from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes, function_parameters
+from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes, function_parameters, walk
 from .evidence import text
 from .walks_that_see_a_change import walk_that_sees_a_change
 from .framework_types import MODULE_HOOK_REGISTRARS, TENSOR_HOOK_REGISTRARS
@@ -332,10 +332,10 @@ class UseClassifier:
             return False
         name = merge.target.id
         if any(parameter.arg == name for parameter in function_parameters(function)) or any(
-            isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names for node in ast.walk(function)
+            isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names for node in walk(function)
         ):
             return False
-        named = [node for node in ast.walk(function) if isinstance(node, ast.Name) and node.id == name and node is not merge.target]
+        named = [node for node in walk(function) if isinstance(node, ast.Name) and node.id == name and node is not merge.target]
         bindings = [node for node in named if not isinstance(node.ctx, ast.Load)]
         if not bindings or not all(self._new_container(binding, made, in_place) for binding in bindings):
             return False
@@ -589,7 +589,7 @@ class UseClassifier:
         function = self.survey.functions.get(call.func.id)  # type: ignore[attr-defined]
         if function is None or self.scopes.resolve(call.func.id, call) is None:  # type: ignore[attr-defined]
             return None
-        returned = [node.value for node in ast.walk(function) if isinstance(node, ast.Return) and node.value is not None]
+        returned = [node.value for node in walk(function) if isinstance(node, ast.Return) and node.value is not None]
         found = [self._address_in(value, depth) for value in returned]
         if not found or any(item is None for item in found) or len({item[1] for item in found}) != 1:  # type: ignore[index]
             return None
@@ -630,7 +630,7 @@ class UseClassifier:
         spelled = _keyed_container(key, self.scopes.parent(key))
         if spelled is None:
             return None
-        for node in ast.walk(resolved[0]):
+        for node in walk(resolved[0]):
             if isinstance(node, ast.Name) and node.id == key.id and isinstance(node.ctx, ast.Load):
                 parent = self.scopes.parent(node)
                 if (self.scopes.resolve(node.id, node) or (None,))[0] is not resolved[0]:
@@ -656,7 +656,7 @@ def _class_patterns(match: ast.AST) -> bool:
     """Whether a ``match`` has a class pattern (``case dict():``), which checks the subject's type; mapping
     patterns (``case {"k": v}:``) accept any Mapping, as the runtime's containers are."""
     match_class = getattr(ast, "MatchClass")
-    return any(isinstance(node, match_class) for case in match.cases for node in ast.walk(case.pattern))  # type: ignore[attr-defined]
+    return any(isinstance(node, match_class) for case in match.cases for node in walk(case.pattern))  # type: ignore[attr-defined]
 
 
 def _only_tested(node: ast.expr, parent: Optional[ast.AST]) -> bool:
@@ -733,14 +733,14 @@ def _measures(test: ast.expr, spelled: str) -> bool:
     return any(
         isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
         and len(node.args) == 1 and text(node.args[0]) == spelled
-        for node in ast.walk(test)
+        for node in walk(test)
     )
 
 
 def _fills_key(function: ast.AST, spelled: str, key: str) -> bool:
     """Whether ``function`` puts an entry under ``key`` into the container spelled ``spelled``:
     ``X[key] = v``, ``X.setdefault(key, ...)``."""
-    for node in ast.walk(function):
+    for node in walk(function):
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and text(node.value) == spelled:
             if text(node.slice) == key:
                 return True

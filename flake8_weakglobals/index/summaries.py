@@ -16,7 +16,7 @@ from typing import Callable, Iterator, Optional, Union
 from ..syntax.container_expressions import ContainerType, classify
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names, base_class
-from ..syntax.scopes import attributes_set_back, every_statement, function_parameters, module_level, own_returns
+from ..syntax.scopes import attributes_set_back, every_statement, function_parameters, module_level, own_returns, walk
 
 CACHE_FUNCTIONS = frozenset({"functools.lru_cache", "functools.cache"})
 _CACHE_FUNCTION_NAMES = frozenset(name.rpartition(".")[2] for name in CACHE_FUNCTIONS)  # a wrapper calls one
@@ -311,14 +311,14 @@ def _built_into(function: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.exp
     for statement in module_level(function.body):
         if isinstance(statement, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
             bound = [statement.target] if isinstance(statement, (ast.For, ast.AsyncFor)) else [i.optional_vars for i in statement.items if i.optional_vars]
-            if any(isinstance(n, ast.Name) and n.id == name for target in bound for n in ast.walk(target)):
+            if any(isinstance(n, ast.Name) and n.id == name for target in bound for n in walk(target)):
                 return None
         if not isinstance(statement, (ast.Assign, ast.AnnAssign)) or statement.value is None:
             continue
         targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
         if any(isinstance(t, ast.Name) and t.id == name for t in targets) and isinstance(statement.value, ast.Call) and not _mentions(statement.value, name):
             built.add(qualify(statement.value.func))
-        elif any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t)) and not _mentions(statement.value, name):
+        elif any(isinstance(n, ast.Name) and n.id == name for t in targets for n in walk(t)) and not _mentions(statement.value, name):
             return None  # bound to something else: ``model = cache[key]``
     return built.pop() if len(built) == 1 else None
 
@@ -349,7 +349,7 @@ def treated_as_modules(function: ast.AST, receiver: Callable[[ast.expr], Optiona
     found: dict[str, tuple[str, int]] = {}
     prepared: dict[str, tuple[str, int]] = {}
     methods: dict[str, set[str]] = {}
-    for node in ast.walk(function):
+    for node in walk(function):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _READ_CALLS):
             continue
         method = node.func.attr
@@ -381,7 +381,7 @@ def treated_as_tensors(function: ast.AST) -> dict[str, tuple[str, int]]:
     """Each plain name ``function`` calls a tensor-only method on (``p.data_ptr()``), with the method and
     the line of the first such call, read in one walk."""
     found: dict[str, tuple[str, int]] = {}
-    for node in ast.walk(function):
+    for node in walk(function):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in TENSOR_ONLY_METHODS:
             name = named(node.func.value)
             if name is not None and name not in found:
@@ -416,7 +416,7 @@ def _returned_local(value: Optional[ast.expr]) -> Optional[str]:
 
 
 def _mentions(expr: ast.expr, name: str) -> bool:
-    return any(isinstance(node, ast.Name) and node.id == name for node in ast.walk(expr))
+    return any(isinstance(node, ast.Name) and node.id == name for node in walk(expr))
 
 
 #: Generics whose parameters are no instances: ``type[Tensor]`` holds a class, ``Callable[[Tensor], ...]`` a function.
@@ -480,7 +480,7 @@ def keeps_created_instances(cls: ast.ClassDef) -> bool:
         return False
     created: set[str] = set()
     stores: list[ast.Assign] = []
-    for node in ast.walk(call):
+    for node in walk(call):
         if isinstance(node, ast.Assign):
             if _creates_an_instance(node.value):
                 created.update(t.id for t in node.targets if isinstance(t, ast.Name))
@@ -509,7 +509,7 @@ def _singleton_accessors(cls: ast.ClassDef, mentions: Mentions) -> list[str]:
             receiver = method.args.args[0].arg
             if not mentions.within(mentions.words([receiver], then=r"\s*(?:\(|\.\s*__new__)"), method):
                 continue
-            for node in ast.walk(method):
+            for node in walk(method):
                 if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
                     made = node.value.func
                     made = made.value if isinstance(made, ast.Attribute) and made.attr == "__new__" else made
@@ -563,7 +563,7 @@ def _summarize_keeper(  # type: ignore[no-untyped-def]
     if not mentioned:
         return  # it never names a long-lived container of this module
     positions = {parameter.arg: position for position, parameter in enumerate(parameters)}
-    nodes = list(ast.walk(function))
+    nodes = list(walk(function))
     rebound = {
         target.id
         for node in nodes
@@ -608,14 +608,14 @@ def emptied_by(tree: ast.Module, module: str, is_package: bool) -> set[str]:
     ``registry.pop(k)``, ``del registry[k]``, wherever it happens (a function importing locally included).
     Not part of the summary: only WG005 asks, about the neighbours of one module, so it is read on demand."""
     names, local = Names(), Names()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             local.add_import(node, module_level=False)
     for statement in tree.body:
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
             names.add_import(statement, module_level=True)
     found = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         target = None
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _EMPTYING:
             target = node.func.value
@@ -680,7 +680,7 @@ def wraps_a_cache(function: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> 
     if any(qualify(d.func if isinstance(d, ast.Call) else d) in CACHE_FUNCTIONS for d in function.decorator_list):
         return False
     local = Names()  # ``import functools`` inside the wrapper counts as well
-    for node in ast.walk(function):
+    for node in walk(function):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             local.add_import(node, module_level=True)
 

@@ -34,7 +34,7 @@ from ..analysis.survey import CachedFunction, ClassInfo, Survey
 from ..index.summaries import defines_value_equality
 from ..syntax.container_expressions import root_name
 from ..syntax.qualified_names import base_class, is_our_runtime
-from ..syntax.scopes import FUNCTIONS, function_parameters
+from ..syntax.scopes import FUNCTIONS, function_parameters, walk
 from .findings import Edit, EditKind, Span
 
 #: What the replacement names each ``functools`` decorator; for methods cached on framework arguments of a
@@ -170,7 +170,7 @@ def _references(cached: CachedFunction, module: ast.Module, survey: Survey) -> I
     whatever ``x`` is (an instance, the class), which may over-count but never misses; except where ``x``
     plainly is another class of the module (``Other.name``, ``self.name`` in a method of an unrelated class)."""
     function, owner = cached.function, cached.owner
-    for node in ast.walk(module):
+    for node in walk(module):
         if not isinstance(getattr(node, "ctx", None), ast.Load):
             continue
         if owner is None and isinstance(node, ast.Name) and node.id == function.name:

@@ -10,7 +10,7 @@ from ..analysis.evidence import Evidence, Obj, Value, text
 from ..analysis.fill_contents import object_in_tuple
 from ..analysis.memo_decorators import MemoDecorator
 from ..analysis.survey import CachedFunction, ClassInfo, KeptArgument, Survey
-from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters, module_level, own_returns
+from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters, module_level, own_returns, walk
 from . import cache_fix, codes
 from .findings import Evidence as Proof, Finding
 
@@ -132,7 +132,7 @@ def _cleared_on_every_mode_switch(name: str, owner: ClassInfo, survey: Survey) -
     for cls in survey.lineage(owner):
         for switch in _MODE_SWITCHES:
             method = cls.methods.get(switch)
-            for node in ast.walk(method) if method is not None else ():
+            for node in walk(method) if method is not None else ():
                 if (
                     isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "cache_clear"
                     and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == name
@@ -257,7 +257,7 @@ def _annotated_framework(function: FunctionNode, evidence: Evidence) -> Optional
     """A framework type anywhere in the decorator's annotations: ``fn: Callable[..., torch.Tensor]``."""
     annotations = [argument.annotation for argument in function_parameters(function)] + [function.returns]
     for annotation in annotations:
-        for node in ast.walk(annotation) if annotation is not None else ():
+        for node in walk(annotation) if annotation is not None else ():
             kind = evidence.kind_of_type(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
             if kind is not None:
                 return Obj(kind, f"annotated `{text(annotation)}`", annotation.lineno)  # type: ignore[union-attr]

@@ -25,7 +25,7 @@ from ..analysis.recorded_uses import Definition, SlotUses
 from ..analysis.survey import ClassInfo, Survey
 from ..syntax.container_expressions import Constructor, ContainerType, Member, root_name
 from ..syntax.qualified_names import Names, is_our_runtime
-from ..syntax.scopes import FunctionNode, function_parameters
+from ..syntax.scopes import FunctionNode, function_parameters, walk
 from .codes import WORKSPACE
 from .findings import Edit, EditKind, Span
 from .value_fix import ValueFixSafety, stored_values
@@ -310,7 +310,7 @@ class FixSafety:
             return None
         if _NAMESPACE_WORDS.search(self.evidence.source) is None:  # one regex instead of a walk of the module
             return None
-        for node in ast.walk(self.evidence.scopes.module):
+        for node in walk(self.evidence.scopes.module):
             if isinstance(node, ast.Call):
                 callee = self.survey.names.qualify(node.func) or ""
                 if info is None and callee in ("builtins.globals", "builtins.vars") and not node.args and not self._names_one_global(node):
@@ -364,7 +364,7 @@ class FixSafety:
         """A module-level instance that holds the container, pickled, copied or walked through its
         ``__dict__`` (also by its own methods, through ``self``), takes it along."""
         holders = set(self.survey.holders(owner))
-        for node in ast.walk(self.evidence.scopes.module):
+        for node in walk(self.evidence.scopes.module):
             if isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id in holders for a in node.args):
                 callee = self.survey.names.qualify(node.func) or ""
                 if callee not in HOLDER_SAFE_CALLS:  # ``pickle.dumps(holder)``, ``deepcopy(holder)``, ``dump(holder)``
@@ -413,7 +413,7 @@ def _self_taken(method: ast.AST, survey: Survey) -> Optional[ast.expr]:
     if not parameters:
         return None
     receiver = parameters[0].arg
-    for node in ast.walk(method):
+    for node in walk(method):
         if isinstance(node, ast.Attribute) and node.attr == "__dict__" and isinstance(node.value, ast.Name) and node.value.id == receiver:
             return node
         if isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id == receiver for a in node.args):
@@ -458,7 +458,7 @@ def _refers_to(value: ast.expr, key: str) -> Optional[ast.expr]:
     if isinstance(value, ast.Dict):
         return _first(_refers_to(part, key) for part in (*value.keys, *value.values) if part is not None)
     if isinstance(value, (ast.Lambda, ast.GeneratorExp)):
-        return value if any(isinstance(node, ast.Name) and node.id == key for node in ast.walk(value)) else None
+        return value if any(isinstance(node, ast.Name) and node.id == key for node in walk(value)) else None
     if isinstance(value, (ast.ListComp, ast.SetComp)):
         return value if _refers_to(value.elt, key) is not None else None
     if isinstance(value, (ast.IfExp, ast.BoolOp, ast.NamedExpr, ast.Starred)):

@@ -20,7 +20,7 @@ from ..analysis.recorded_uses import Definition, Fill, SlotUses
 from ..analysis.survey import KeptArgument, Survey
 from ..analysis.uses import id_argument, statement_text
 from ..syntax.container_expressions import ContainerType, Member, classify, initial_members, root_name
-from ..syntax.scopes import FunctionNode, every_statement, function_parameters
+from ..syntax.scopes import FunctionNode, every_statement, function_parameters, walk
 from . import codes
 from .container_fix import FixSafety, annotation_edits, constructor_edit, runtime_class
 from .findings import Edit, EditKind, Evidence as Proof, Finding, Span
@@ -527,7 +527,7 @@ class ContainerJudge:
         handlers = [method for cls in self.survey.lineage(info) for name, method in cls.methods.items() if name in _MODE_HANDLERS]
         return any(
             (isinstance(node, ast.Attribute) and node.attr in _EQUALITIES) or (isinstance(node, ast.Name) and node.id in _EQUALITIES)
-            for handler in handlers for node in ast.walk(handler)
+            for handler in handlers for node in walk(handler)
         )
 
     def _used_nowhere(self, slot: Slot) -> bool:
@@ -648,7 +648,7 @@ def _finally_calls_own(method: FunctionNode, names: set[str]) -> bool:
         isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in names
         and isinstance(call.func.value, ast.Name) and call.func.value.id == own
         for node in every_statement(method.body) if getattr(node, "finalbody", None)
-        for statement in node.finalbody for call in ast.walk(statement)  # type: ignore[attr-defined]
+        for statement in node.finalbody for call in walk(statement)  # type: ignore[attr-defined]
     )
 
 

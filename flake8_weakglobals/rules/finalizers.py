@@ -15,7 +15,7 @@ from typing import Callable, Optional
 from ..analysis.evidence import text
 from ..syntax.mentions import STAR_IMPORT, Mentions
 from ..analysis.survey import Survey
-from ..syntax.scopes import FUNCTIONS, Scopes, function_parameters
+from ..syntax.scopes import FUNCTIONS, Scopes, function_parameters, walk
 from .findings import Evidence as Proof, Finding
 
 #: The rule page of WG009 (``docs.py`` gathers it with the other families').
@@ -141,7 +141,7 @@ def _bound_method(attribute: ast.Attribute, survey: Survey, scopes: Scopes) -> b
 def _use_of(node: ast.AST, target: ast.expr) -> Optional[ast.AST]:
     """The first place under ``node`` that spells ``target`` (``m``, ``self.model``)."""
     spelled = ast.dump(target)
-    return next((part for part in ast.walk(node) if type(part) is type(target) and ast.dump(part) == spelled), None)
+    return next((part for part in walk(node) if type(part) is type(target) and ast.dump(part) == spelled), None)
 
 
 def _nested_function(name: ast.Name, scopes: Scopes) -> Optional[ast.AST]:

@@ -21,7 +21,7 @@ from ..analysis.evidence import Evidence, Obj, text
 from ..analysis.framework_types import MODULE
 from ..analysis.survey import ClassInfo, Survey
 from ..syntax.mentions import Mentions
-from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters, returned_function
+from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters, returned_function, walk
 from .findings import Evidence as Proof, Finding
 
 #: The rule page of WG010 (``docs.py`` gathers it with the other families').
@@ -80,7 +80,7 @@ _HOOK_TABLES = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_bac
 
 def _dropped_registrations(method: FunctionNode, registrars: frozenset[str]) -> Iterator[ast.Call]:
     """``x.register_forward_hook(h)`` as a statement of its own: the handle it returns is dropped."""
-    for node in ast.walk(method):
+    for node in walk(method):
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
             call = node.value
             if isinstance(call.func, ast.Attribute) and call.func.attr in registrars and (call.args or call.keywords):
@@ -150,7 +150,7 @@ def _hook_holding_self(
     if isinstance(hook, ast.Lambda):
         return hook, me
     if isinstance(hook, ast.Name):
-        nested = [s for s in ast.walk(method) if isinstance(s, FUNCTIONS) and s is not method and s.name == hook.id]
+        nested = [s for s in walk(method) if isinstance(s, FUNCTIONS) and s is not method and s.name == hook.id]
         return (nested[0], me) if len(nested) == 1 else None
     return None
 
@@ -171,10 +171,10 @@ def _first_store_on(function: FunctionNode | ast.Lambda, receiver: str) -> Optio
     if parameters and parameters[0] == receiver:
         parameters = parameters[1:]  # a bound method: ``self``, then what the module hands it
     seen = set(parameters[1:])  # after the module itself
-    for node in ast.walk(function):
+    for node in walk(function):
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if not any(isinstance(part, ast.Name) and part.id in seen for part in ast.walk(node.value)):
+            if not any(isinstance(part, ast.Name) and part.id in seen for part in walk(node.value)):
                 continue
             for target in targets:
                 root = target.value if isinstance(target, ast.Subscript) else target
@@ -215,8 +215,8 @@ def _handed_in(expr: ast.expr, method: FunctionNode, info: ClassInfo, survey: Su
     for parameter in parameters[1:]:
         if parameter.arg == expr.id:
             return f"parameter `{parameter.arg}` of `{method.name}`", parameter.lineno
-    for node in ast.walk(method):
-        if isinstance(node, (ast.For, ast.comprehension)) and any(isinstance(t, ast.Name) and t.id == expr.id for t in ast.walk(node.target)):
+    for node in walk(method):
+        if isinstance(node, (ast.For, ast.comprehension)) and any(isinstance(t, ast.Name) and t.id == expr.id for t in walk(node.target)):
             return _handed_in(node.iter, method, info, survey, depth + 1)
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == expr.id for t in node.targets):
             return _handed_in(node.value, method, info, survey, depth + 1)
@@ -224,7 +224,7 @@ def _handed_in(expr: ast.expr, method: FunctionNode, info: ClassInfo, survey: Su
 
 
 def _assigned_to(method: FunctionNode, receiver: str, attribute: str) -> Iterator[ast.expr]:
-    for node in ast.walk(method):
+    for node in walk(method):
         if isinstance(node, ast.Assign) and any(
             isinstance(t, ast.Attribute) and t.attr == attribute and isinstance(t.value, ast.Name) and t.value.id == receiver
             for t in node.targets

@@ -25,6 +25,7 @@ from ..analysis.evidence import Evidence, Obj
 from ..analysis.fill_contents import object_in_tuple
 from ..analysis.framework_types import PARAMETER, TENSOR, describe
 from ..analysis.survey import PLAIN_VALUES, SlotStore, Survey
+from ..syntax.scopes import walk
 from . import codes
 from .findings import Evidence as Proof, Finding
 
@@ -96,14 +97,14 @@ def _restored(store: SlotStore, survey: Survey) -> bool:
     spelled = ast.dump(store.target)
     loaded = spelled.replace("ctx=Store()", "ctx=Load()")
     functions = {other.function: None for other in survey.slot_stores if other.name == store.name}
-    assignments = [node for function in functions for node in ast.walk(function) if isinstance(node, ast.Assign)]
+    assignments = [node for function in functions for node in walk(function) if isinstance(node, ast.Assign)]
     stores = [node for node in assignments if any(ast.dump(target) == spelled for target in node.targets)]
     saved = {ast.dump(target).replace("ctx=Store()", "ctx=Load()") for node in assignments if ast.dump(node.value) == loaded for target in node.targets}
     if any(ast.dump(node.value) in saved for node in stores):
         return True
     in_finally = {
-        id(inner) for function in functions for node in ast.walk(function) if isinstance(node, ast.Try)
-        for statement in node.finalbody for inner in ast.walk(statement)
+        id(inner) for function in functions for node in walk(function) if isinstance(node, ast.Try)
+        for statement in node.finalbody for inner in walk(statement)
     }
     return any(id(node) in in_finally for node in stores)
 

@@ -29,7 +29,7 @@ from typing import Callable, Iterator, Optional
 from ..analysis.evidence import Evidence, Obj, text
 from ..analysis.framework_types import PARAMETER, TENSOR, describe
 from ..analysis.survey import PLAIN_VALUES, ClassInfo, Survey, instance_keeping_metaclass
-from ..syntax.scopes import COMPOUND, FUNCTIONS, FunctionNode, attributes_set_back, every_statement, function_parameters, module_level
+from ..syntax.scopes import COMPOUND, FUNCTIONS, FunctionNode, attributes_set_back, every_statement, function_parameters, module_level, walk
 from . import codes
 from .findings import Evidence as Proof, Finding
 
@@ -155,7 +155,7 @@ def _used_at_import(module: ast.Module) -> set[str]:
             continue
         # a compound statement's own parts (``for batch in collector:``); ``module_level`` yields its blocks
         parts = [child for child in ast.iter_child_nodes(statement) if not isinstance(child, ast.stmt)] if type(statement) in COMPOUND else [statement]
-        used.update(node.id for part in parts for node in ast.walk(part) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load))
+        used.update(node.id for part in parts for node in walk(part) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load))
     return used
 
 
@@ -211,7 +211,7 @@ def _released_by_the_class(lineage: list[ClassInfo], survey: Survey) -> set[str]
     reinitialised = any(
         isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "__init__"
         and not (isinstance(node.func.value, ast.Call) and text(node.func.value.func) == "super")
-        for cls in lineage for method in cls.methods.values() for node in ast.walk(method)
+        for cls in lineage for method in cls.methods.values() for node in walk(method)
     )
     for cls in lineage:
         for method in cls.methods.values():

@@ -35,7 +35,7 @@ from ..analysis.ownership import SoleOwner
 from ..analysis.recorded_uses import Definition, SlotUses
 from ..analysis.survey import ClassInfo, Survey
 from ..syntax.container_expressions import ContainerType, Member
-from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters
+from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters, walk
 
 #: Reads that make a new tensor object each time: only the map would keep what they return.
 _NEW_OBJECT_ATTRIBUTES = frozenset("data T mT H mH real imag".split())
@@ -163,7 +163,7 @@ class ValueFixSafety:
         """A global keeps its object only if it is bound once and never rebound (``global latest``)."""
         if len(bindings) != 1 or bindings[0].how != "value":
             return "a global bound more than once, which keeps only its latest object"
-        for node in ast.walk(self.evidence.scopes.module):
+        for node in walk(self.evidence.scopes.module):
             if isinstance(node, ast.Global) and name in node.names:
                 return f"a global rebound through `global {name}` (line {node.lineno}), which keeps only its latest object"
         return None
@@ -201,7 +201,7 @@ class ValueFixSafety:
             return False
         return any(
             isinstance(node, ast.Name) and node.id == root.id and isinstance(node.ctx, ast.Load) and node.lineno > call.lineno
-            for node in ast.walk(resolved[0])
+            for node in walk(resolved[0])
         )
 
     def _parameter_behind(self, value: ast.expr, depth: int = 0) -> Optional[tuple[FunctionNode, str]]:
@@ -272,7 +272,7 @@ class ValueFixSafety:
         for method in methods:
             parameters = function_parameters(method)
             first = parameters[0].arg if parameters else None
-            for node in ast.walk(method):
+            for node in walk(method):
                 if not isinstance(node, ast.Call):
                     continue
                 by_cls = isinstance(node.func, ast.Name) and node.func.id == first and method in self.survey.class_methods
