@@ -2,6 +2,8 @@
 
 Both questions the analysis asks need this: does ``module_names`` inside a function mean the global (or a
 local that shadows it)? And what was ``module`` bound to where it is used as a key?
+
+The walks over trees live here too: the parents index, and ``walk``, which every pass uses for ``ast.walk``.
 """
 from __future__ import annotations
 
