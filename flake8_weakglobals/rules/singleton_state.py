@@ -18,7 +18,7 @@ itself a module (a module-level model owns its tensors by design) are not report
 a store through the singleton's name in another module, or a release there, is not seen.
 
 A module-level instance of another project module's class is judged here from that class's summary
-(``index/summaries.stored_later_by``, read on demand): what its methods, and its project bases', store on ``self`` after
+(``index/summaries.stored_later_by``, read on demand): what its own methods store on ``self`` after
 ``__init__`` and never set back, known by name. The finding is on the call that makes the instance.
 """
 from __future__ import annotations
@@ -58,8 +58,8 @@ sets back.*
   inference worker's context: an intended pin). An attribute set back from another module (`SESSION.model =
   None` elsewhere) is not seen; silence it with `# noqa: WG011`. For another module's class, what its
   methods store is known by name only (a framework class or factory, a project class deriving from one or
-  holding one, their `from_pretrained`, or a parameter's annotation), and a module that names no framework
-  word at all is not read.
+  holding one, their `from_pretrained`, or a parameter's annotation), a store in a base class's method is
+  not seen, and a module that names no framework word at all is not read.
 """,
 }
 
@@ -112,15 +112,14 @@ def _kept_by_imported_classes(module: ast.Module, survey: Survey) -> list[Findin
     if survey.runs_as_script or not survey.imported_singletons:
         return []  # a program's globals: its own state, gone when it exits
     found: list[Finding] = []
-    used_at_import = _used_at_import(module)
+    used_at_import: Optional[set[str]] = None  # read once, and only for an instance that keeps something
     for holder, (qualified, call) in survey.imported_singletons.items():
+        stores = survey.imported.stored_later(qualified)  # nothing for most calls: functions, other packages
+        if not stores or survey.imported.class_kind(qualified) is not None:
+            continue  # a module-level model owns what it holds by design
+        used_at_import = _used_at_import(module) if used_at_import is None else used_at_import
         if holder in used_at_import:
             continue  # the module does its work with the instance as it runs: a program's (a tutorial's) own
-        if survey.imported.class_kind(qualified) is not None:
-            continue  # a module-level model owns what it holds by design
-        stores = survey.imported.stored_later(qualified)
-        if not stores:
-            continue
         released = attributes_set_back(module.body, lambda target: text(target) == holder)
         for store in stores:
             if store.attribute in released:
