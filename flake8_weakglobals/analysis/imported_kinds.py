@@ -64,7 +64,7 @@ class Imported:
         self.context = context
         self.vocabulary = vocabulary
         #: ``stored_later`` by class: a module makes many instances of one class (torch's pattern tables
-        #: call ``CallFunction(...)`` 1,425 times), and each answer walks the class's bases
+        #: call ``CallFunction(...)`` 1,425 times), and each answer resolves the class through the index
         self._stored_later: dict[str, list[ImportedStore]] = {}
 
     @property
@@ -126,7 +126,8 @@ class Imported:
         an instance after ``__init__`` and never set back: what an instance kept for the process keeps after
         the work that needed it. Nothing for a name the project does not define. The class's own methods
         only: walking its bases for every module-level instance of a project class (torch makes 1,200 of
-        them) summarised their modules and cost 1.6% of the lint over torch, DeepSpeed and transformers."""
+        them) summarised their modules, about half a percent of the lint over torch, DeepSpeed and
+        transformers, for a shape no sweep has shown."""
         if self.context is None:
             return []
         absolute = self.context.absolute(qualified)
