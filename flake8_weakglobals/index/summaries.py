@@ -214,7 +214,7 @@ def _stored_later(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int,
     """``stored_later_by`` for one class. Static and class methods have no instance; what ``__init__``
     stores is the instance's own, handed over as it is built."""
     methods = [s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name != "__init__"]
-    instance_methods = [m for m in methods if m.args.args and not any(_decorator_name(d) in ("staticmethod", "classmethod") for d in m.decorator_list)]
+    instance_methods = [m for m in methods if m.args.args and not _decorator_names(m) & {"staticmethod", "classmethod"}]
     released: set[str] = set()
     for method in instance_methods:
         receiver = method.args.args[0].arg
@@ -228,9 +228,9 @@ def _stored_later(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int,
     return list(found.values())
 
 
-def _decorator_name(decorator: ast.expr) -> str:
-    target = decorator.func if isinstance(decorator, ast.Call) else decorator
-    return target.id if isinstance(target, ast.Name) else target.attr if isinstance(target, ast.Attribute) else ""
+def _decorator_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The last part of each plain decorator's name: ``staticmethod``, ``classmethod``, ``property``."""
+    return {getattr(d, "id", getattr(d, "attr", "")) for d in function.decorator_list}
 
 
 def _stores_on_self(method: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> list[tuple[str, list[str], int, str]]:  # type: ignore[no-untyped-def]
@@ -547,7 +547,7 @@ def _summarize_keeper(  # type: ignore[no-untyped-def]
 ) -> None:
     """``paths``: the names callers reach ``function`` by; ``state``: a singleton's instance containers;
     ``mentioned``: whether its text names any of the containers (if not, only its decorators are read)."""
-    decorators = {getattr(d, "id", getattr(d, "attr", "")) for d in function.decorator_list}
+    decorators = _decorator_names(function)
     bound = cls is not None and not decorators & {"classmethod", "staticmethod"}
     if bound and not state:
         return  # an instance method: which instance a caller elsewhere holds is not known here
