@@ -302,7 +302,7 @@ def _visit_function(
         owner.methods.setdefault(function.name, function)
         decorators = {_decorator_name(decorator) for decorator in function.decorator_list}
         implicit = _IMPLICIT_CLASS_METHODS.get(function.name)  # ``__init_subclass__(cls)``: no decorator, no instance
-        if decorators & {"staticmethod", "classmethod"} or implicit:
+        if decorators & {"staticmethod", "classmethod"} or implicit or _takes_a_plain_value_first(function, survey):
             survey.unbound_methods.add(function)
         if "classmethod" in decorators or implicit == "classmethod":
             survey.class_methods.add(function)
@@ -310,6 +310,19 @@ def _visit_function(
         pending.decorated.append((function, owner))
     inner = f"{prefix}{function.name}.<locals>."
     _visit(survey, pending, function.body, owner=owner, function=function, prefix=inner, declared_global=set())
+
+
+#: What a first parameter annotated as one of these holds: a plain value, never the instance
+_PLAIN_VALUE_TYPES = frozenset(f"builtins.{name}" for name in ("int", "float", "str", "bool", "bytes", "complex"))
+
+
+def _takes_a_plain_value_first(function: FunctionNode, survey: Survey) -> bool:
+    """``def set_size(size: int)`` in a class body, called as ``Model.set_size(2)``: a function kept in the
+    class without ``@staticmethod``. Its first parameter says it is a plain value, not the instance, so what
+    it stores is that value, never the instance."""
+    parameters = function_parameters(function)
+    annotation = parameters[0].annotation if parameters else None
+    return annotation is not None and survey.names.qualify(annotation) in _PLAIN_VALUE_TYPES
 
 
 def _visit_assignment(
