@@ -79,6 +79,8 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
         return None if bound else _keeps_what_it_builds(cached, survey, evidence)
     if owner is not None and _cleared_on_every_mode_switch(function.name, owner, survey):
         return None
+    if _always_raises(function):
+        return None
     found: Optional[Obj] = None
     if bound and owner is not None and owner.kind:
         found = Obj(owner.kind, f"`self` is a `{owner.name}`, a subclass of `{owner.framework_base}`", function.lineno)
@@ -119,6 +121,13 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
         edits=fix.edits,
         runtime_names=fix.runtime_names,
     )
+
+
+def _always_raises(function: FunctionNode) -> bool:
+    """``def num_flops(self): raise NotImplementedError`` under ``@lru_cache`` in a base class: a cache keeps
+    nothing of a call that raises, so it never holds ``self`` (the subclasses' overrides are judged apart)."""
+    body = function.body[1:] if ast.get_docstring(function, clean=False) is not None else function.body
+    return bool(body) and all(isinstance(statement, ast.Raise) for statement in body)
 
 
 #: ``nn.Module`` methods every switch between training and inference goes through (``eval()`` calls
