@@ -10,7 +10,13 @@ stacks the hooks and keeps both wrappers. The same holds for a closure over ``se
 
 A hook on a module the object builds itself, or on ``self``, is no pin: the module and the object go
 together. A hook that stores nothing on ``self`` keeps the object but not what it sees, and is left alone.
-Found from one module's text: only classes whose text names a hook registration are walked.
+
+A module-level function does the same with state of its own: a local the hook closes over (``state["out"]
+= output``) or one a ``partial`` binds (``partial(record, debug_state, name)``), on a module its caller
+hands it (not in a program, whose model is its own). The module may be reached through a helper function
+handed it (``get_layer(self.model, name)``) or through attributes (``model.blocks[0].attn``): only modules
+have these registrars.
+Found from one module's text: only classes and functions whose text names a hook registration are walked.
 """
 from __future__ import annotations
 
@@ -36,7 +42,8 @@ handle the registration returns dropped.*
   autograd graph. With the handle gone nothing can remove the hook, and each new wrapper of the same model
   adds one more.
 - **Example**: `layer.register_forward_hook(self._hook)` in a wrapper whose `_hook` does
-  `self.embedding = output`, with `layer` taken from the model passed to `__init__`.
+  `self.embedding = output`, with `layer` taken from the model passed to `__init__`; or a function
+  `attach(model)` whose nested hook does `state["out"] = output` into a dict of its own.
 - **Fix**: none automatic. Keep the handle (`self._handle = layer.register_forward_hook(...)`) and call
   `self._handle.remove()` when the object is done (a `close()`, `__exit__` or `__del__`), or register a hook
   that holds the object weakly (`weakref.WeakMethod`).
@@ -68,6 +75,9 @@ def judge_kept_hooks(survey: Survey, evidence_of: Callable[[], Evidence], regist
                 finding = _judge(call, method, info, survey, evidence_of)
                 if finding is not None:
                     found.append(finding)
+    for function in () if survey.runs_as_script else survey.functions.values():  # a program's model is its own
+        if Mentions.within(lines, function):
+            found.extend(filter(None, (_judge_closure(call, function, survey, evidence_of) for call in _dropped_registrations(function, registrars))))
     return found
 
 
@@ -103,8 +113,7 @@ def _judge(call: ast.Call, method: FunctionNode, info: ClassInfo, survey: Survey
     handed = _handed_in(module, method, info, survey, depth=0)
     if handed is None:
         return None
-    kind = evidence_of().of(module)
-    if not (isinstance(kind, Obj) and kind.kind == MODULE):
+    if not _a_module(module, evidence_of):
         return None
     spelled = f"{text(call.func)}({text(written)})"
     stash = f"`{text(stored)}`, line {stored.lineno}"
@@ -123,6 +132,108 @@ def _judge(call: ast.Call, method: FunctionNode, info: ClassInfo, survey: Survey
         ),
         fix_reason="keep the handle and remove the hook when the object is done, or hold the object weakly in the hook",
     )
+
+
+def _judge_closure(call: ast.Call, function: FunctionNode, survey: Survey, evidence_of: Callable[[], Evidence]) -> Optional[Finding]:
+    """WG010 for a module-level function that hooks the caller's module with a hook keeping what it sees in
+    state of the function's own: a local the hook closes over (``_state["out"] = output``) or one a
+    ``partial`` binds (``partial(save, debug_state, name)``). The caller's model keeps the hook, the hook
+    keeps that state, and with the handle dropped nothing takes them off."""
+    hook = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "hook"), None)
+    bound: list[ast.expr] = []
+    if isinstance(hook, ast.Call) and survey.names.qualify(hook.func) == "functools.partial" and hook.args:
+        hook, bound = hook.args[0], hook.args[1:]
+    target = _function_named(hook, function, survey) if isinstance(hook, ast.Name) else None
+    if target is None or isinstance(target, ast.Lambda):
+        return None
+    stored = _first_store_in_state(target, function, bound)
+    if stored is None:
+        return None
+    module = call.func.value  # type: ignore[attr-defined]
+    handed = _handed_in(module, function, None, survey, depth=0)
+    if handed is None or not _a_module(module, evidence_of):
+        return None
+    spelled = f"{text(call.func)}({text(call.args[0] if call.args else hook)})"
+    return Finding(
+        code="WG010",
+        line=call.lineno,
+        col=call.col_offset,
+        name=target.name,
+        kind="hook",
+        scope="function",
+        holds=(MODULE,),
+        evidence=Proof(handed[1], handed[0]),
+        message=(
+            f"WG010 `{spelled}` drops its handle: `{text(module)}`, handed in ({handed[0]} at line {handed[1]}), "
+            f"keeps the hook `{target.name}` and what it stores (`{text(stored)}`, line {stored.lineno}) for as long as it lives"
+        ),
+        fix_reason="keep the handle and remove the hook when the work is done",
+    )
+
+
+def _a_module(receiver: ast.expr, evidence_of: Callable[[], Evidence]) -> bool:
+    """Whether the hooked object is a module: the evidence says so, or says nothing of an attribute the
+    registration reaches (``model.blocks[0].attn.register_forward_hook``): only modules have these methods,
+    and the evidence reads that only off a name."""
+    kind = evidence_of().of(receiver)
+    if isinstance(kind, Obj):
+        return kind.kind == MODULE
+    return kind is None and isinstance(receiver, (ast.Attribute, ast.Subscript))
+
+
+def _function_named(name: ast.Name, function: FunctionNode, survey: Survey) -> Optional[FunctionNode]:
+    """The ``def`` a hook's name refers to: one nested in ``function``, else a module-level one."""
+    nested = [s for s in walk(function) if isinstance(s, FUNCTIONS) and s is not function and s.name == name.id]
+    if len(nested) == 1:
+        return nested[0]
+    return survey.functions.get(name.id) if not nested else None
+
+
+def _first_store_in_state(hook: FunctionNode, function: FunctionNode, bound: list[ast.expr]) -> Optional[ast.expr]:
+    """The first ``state[k] = v`` (or ``state.append(v)``) in the hook where ``v`` is computed from what the
+    module hands it, and ``state`` is a local of ``function`` the hook closes over, or a parameter a
+    ``partial`` binds to one of ``function``'s names (``bound``): state that lives with the hook."""
+    parameters = [p.arg for p in function_parameters(hook)]
+    given = parameters[: len(bound)]
+    seen = set(parameters[len(bound) + 1:])  # after what ``partial`` binds and the module itself
+    if bound:
+        owned = {p for p, value in zip(given, bound) if isinstance(value, ast.Name) and value.id in _assigned(function)}
+    elif any(inner is hook for inner in walk(function)):
+        owned = _assigned(function) - _assigned(hook) - set(parameters)
+    else:
+        return None  # a module-level hook's state is the module's: WG008 and WG002 judge its containers
+    seen |= _computed_from(hook, seen)
+    for node in walk(hook):
+        container, value = _stored_into(node)
+        if container is None or not isinstance(container.value if isinstance(container, ast.Subscript) else container, ast.Name):
+            continue
+        root = container.value if isinstance(container, ast.Subscript) else container
+        if root.id in owned and any(isinstance(part, ast.Name) and part.id in seen for part in walk(value)):  # type: ignore[union-attr, arg-type]
+            return container
+    return None
+
+
+def _computed_from(hook: FunctionNode, seen: set[str]) -> set[str]:
+    """The hook's locals computed from what it is handed (``x = args[0].detach()``), in statement order."""
+    found: set[str] = set()
+    for node in walk(hook):
+        if isinstance(node, ast.Assign) and any(type(part) is ast.Name and part.id in seen | found for part in walk(node.value)):  # type: ignore[attr-defined]
+            found.update(target.id for target in node.targets if isinstance(target, ast.Name))
+    return found
+
+
+def _assigned(function: FunctionNode) -> set[str]:
+    """The names assigned anywhere in ``function``, its nested functions included."""
+    return {node.id for node in walk(function) if type(node) is ast.Name and type(node.ctx) is ast.Store}  # type: ignore[attr-defined]
+
+
+def _stored_into(node: ast.AST) -> tuple[Optional[ast.expr], Optional[ast.expr]]:
+    """``X[k] = v`` (the subscript and ``v``), ``X.append(v)`` (``X`` and ``v``), else nothing."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
+        return node.targets[0], node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" and len(node.args) == 1:
+        return node.func.value, node.args[0]
+    return None, None
 
 
 def _hook_name(hook: ast.expr, info: ClassInfo, method: FunctionNode) -> str:
@@ -183,11 +294,11 @@ def _first_store_on(function: FunctionNode | ast.Lambda, receiver: str) -> Optio
     return None
 
 
-def _handed_in(expr: ast.expr, method: FunctionNode, info: ClassInfo, survey: Survey, depth: int) -> Optional[tuple[str, int]]:
+def _handed_in(expr: ast.expr, method: FunctionNode, info: Optional[ClassInfo], survey: Survey, depth: int) -> Optional[tuple[str, int]]:
     """Where ``expr`` (the hooked module) comes from outside the object, in words with its line: a parameter
     of a method other than ``self``, reached through iteration (``named_modules()``), indexing, ``list(...)``,
     a local, or an attribute of ``self`` that a method assigns a parameter. None for a module the object
-    builds itself, or ``self``."""
+    builds itself, or ``self``. For a plain function (``info`` None) every parameter is handed in."""
     if depth > 6:
         return None
     if isinstance(expr, ast.Subscript):
@@ -197,11 +308,13 @@ def _handed_in(expr: ast.expr, method: FunctionNode, info: ClassInfo, survey: Su
             return _handed_in(expr.func.value, method, info, survey, depth + 1)
         if survey.names.qualify(expr.func) in ("builtins.list", "builtins.dict", "builtins.tuple", "builtins.iter") and expr.args:
             return _handed_in(expr.args[0], method, info, survey, depth + 1)
+        if isinstance(expr.func, ast.Name) and expr.args and _a_function(expr.func, survey):
+            return _handed_in(expr.args[0], method, info, survey, depth + 1)  # ``get_layer(self.model, name)``
         return None
     parameters = function_parameters(method)
-    me = parameters[0].arg
+    me = parameters[0].arg if info is not None and parameters else None
     if isinstance(expr, ast.Attribute):
-        if isinstance(expr.value, ast.Name) and expr.value.id == me:
+        if info is not None and isinstance(expr.value, ast.Name) and expr.value.id == me:
             for cls in survey.lineage(info):
                 for other in (m for m in cls.methods.values() if m not in survey.unbound_methods and function_parameters(m)):
                     for value in _assigned_to(other, function_parameters(other)[0].arg, expr.attr):
@@ -212,15 +325,30 @@ def _handed_in(expr: ast.expr, method: FunctionNode, info: ClassInfo, survey: Su
         return _handed_in(expr.value, method, info, survey, depth + 1)
     if not isinstance(expr, ast.Name) or expr.id == me:
         return None
-    for parameter in parameters[1:]:
+    for parameter in parameters[1 if info is not None else 0:]:
         if parameter.arg == expr.id:
             return f"parameter `{parameter.arg}` of `{method.name}`", parameter.lineno
-    for node in walk(method):
-        if isinstance(node, (ast.For, ast.comprehension)) and any(isinstance(t, ast.Name) and t.id == expr.id for t in walk(node.target)):
+    loops = [node for node in walk(method) if isinstance(node, (ast.For, ast.comprehension)) and any(isinstance(t, ast.Name) and t.id == expr.id for t in walk(node.target))]
+    around = [loop for loop in loops if any(inner is expr for inner in walk(loop))]  # the loop the use is in, first
+    for node in around + [node for node in walk(method) if node not in around]:
+        if node in loops:
             return _handed_in(node.iter, method, info, survey, depth + 1)
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == expr.id for t in node.targets):
             return _handed_in(node.value, method, info, survey, depth + 1)
     return None
+
+
+def _a_function(callee: ast.Name, survey: Survey) -> bool:
+    """Whether ``callee`` is a function rather than a class: handed a module first (``get_layer(self.model,
+    name)``), a function returns a part of it, where a class builds something new from what it is handed
+    (``Block(dim)``). This module's functions, and imported names the project index does not know as
+    classes (torch's and the builtins' excepted)."""
+    if callee.id in survey.classes:
+        return False
+    if callee.id in survey.functions:
+        return True
+    qualified = survey.names.qualify(callee)
+    return qualified is not None and not qualified.startswith(("builtins.", "torch.")) and not survey.imported.is_class(qualified)
 
 
 def _assigned_to(method: FunctionNode, receiver: str, attribute: str) -> Iterator[ast.expr]:
