@@ -13,7 +13,7 @@ from typing import Callable, Iterable, Optional, Union
 from ..index.summaries import MODEL_WORDS, TENSOR_ONLY_METHODS, TYPE_VARIABLES, named, parameters_kept, treated_as_modules, treated_as_tensors
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
-from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns, walk
+from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns, reaching_value, walk
 from .framework_types import BOUND_METHOD, EXCEPTION, ITERATION_METHODS, MODULE, MODULE_METHODS, PARAMETER, TENSOR, Vocabulary, describe
 from .survey import ClassInfo, SlotStore, Survey
 
@@ -438,6 +438,9 @@ class Evidence:
             found = self._agreed(key, bindings)
         if found is not None and scope is self.scopes.module and name.id not in self.survey.global_names:
             return held_by_module(found)  # bound at import and never replaced: the module keeps it for good
+        if found is None and len(bindings) > 1 and isinstance(scope, FUNCTIONS):
+            reaching = reaching_value(self.scopes, name, scope)  # the bindings disagree: the one that reaches here
+            found = self.of(reaching) if reaching is not None else None
         if found is None and isinstance(scope, FUNCTIONS):
             if all(binding.how == "value" for binding in bindings):
                 found = self._prepared_as_model(scope, name.id)

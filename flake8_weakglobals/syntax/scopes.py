@@ -251,6 +251,57 @@ def module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
                 pending.extend(nested_blocks(statement))
 
 
+#: Statements a binding before them still reaches past: their blocks run at most once each, in order. A
+#: loop's body may run again after a later binding in it, so the search stops at a loop.
+_STRAIGHT = (ast.If, ast.With, ast.AsyncWith, ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
+
+
+def reaching_value(scopes: Scopes, name: ast.Name, scope: ast.AST) -> Optional[ast.expr]:
+    """The value of the one assignment that reaches ``name`` in straight-line code: ``x = [...]`` then
+    ``x = torch.cat(x)`` then ``KEEP = x`` reads the second. The nearest earlier statement of the same
+    block (or of a block around it, out through ``if``/``with``/``try``, never out of a loop) that binds
+    the name must be a plain ``x = value``; any other binding in between (nested, unpacked, augmented) or
+    in the statement of the use itself answers None."""
+    statement: Optional[ast.AST] = scopes.parent(name)
+    while statement is not None and not isinstance(statement, ast.stmt):
+        statement = scopes.parent(statement)
+    if statement is None or _binds(statement, name.id):
+        return None
+    while statement is not None and statement is not scope:
+        holder = scopes.parent(statement)
+        block = next((b for b in _blocks_of(holder) if any(s is statement for s in b)), None) if holder is not None else None
+        if block is None:
+            return None
+        position = next(i for i, s in enumerate(block) if s is statement)
+        for earlier in reversed(block[:position]):
+            if isinstance(earlier, ast.Assign) and len(earlier.targets) == 1 and isinstance(earlier.targets[0], ast.Name) and earlier.targets[0].id == name.id:
+                return earlier.value if not _binds(earlier.value, name.id) else None
+            if _binds(earlier, name.id):
+                return None
+        if holder is scope or not isinstance(holder, _STRAIGHT):
+            return None
+        statement = holder
+    return None
+
+
+def _blocks_of(holder: ast.AST) -> list[list[ast.stmt]]:
+    blocks = [getattr(holder, field_name) for field_name in ("body", "orelse", "finalbody") if isinstance(getattr(holder, field_name, None), list)]
+    return blocks + [handler.body for handler in getattr(holder, "handlers", ())]
+
+
+def _binds(node: ast.AST, name: str) -> bool:
+    """Whether anything under ``node`` binds ``name``: a store, a walrus, a ``def``, an import, ``except as``."""
+    for inner in walk(node):
+        kind = type(inner)
+        if kind is ast.Name and inner.id == name and type(inner.ctx) is not ast.Load:  # type: ignore[attr-defined]
+            return True
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) and inner.name == name:  # type: ignore[attr-defined]
+            return True
+        if kind in (ast.Import, ast.ImportFrom) or (kind is ast.ExceptHandler and inner.name == name):  # type: ignore[attr-defined]
+            return True
+    return False
+
+
 def first_line(statement: ast.stmt) -> int:
     """Where a statement's text starts: its first decorator, if it has any."""
     decorators = getattr(statement, "decorator_list", None)
