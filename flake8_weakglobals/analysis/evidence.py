@@ -241,6 +241,17 @@ def _typing_name(qualified: Optional[str]) -> Optional[str]:
     return None
 
 
+#: Comparisons a tensor answers element by element, with a tensor of booleans (``is`` and ``in`` answer a bool)
+_ELEMENTWISE = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+
+
+def _elementwise(compare: ast.Compare) -> bool:
+    """One comparison of that kind, not against ``None`` (``t == None`` is ``False``); a chain (``a < b < c``)
+    joins its parts with ``and``."""
+    other = compare.comparators[0]
+    return len(compare.ops) == 1 and isinstance(compare.ops[0], _ELEMENTWISE) and not (isinstance(other, ast.Constant) and other.value is None)
+
+
 class Evidence:
     """Answers ``of(expr)`` for the expressions of one module; results depend on bindings, hooks and types."""
 
@@ -338,6 +349,8 @@ class Evidence:
             return self._derived([self.of(expr.left), self.of(expr.right)], expr)
         if isinstance(expr, ast.UnaryOp):
             return self._derived([self.of(expr.operand)], expr)
+        if isinstance(expr, ast.Compare) and _elementwise(expr):
+            return self._derived([self.of(expr.left), self.of(expr.comparators[0])], expr)  # ``(i - j).abs() <= k``: a mask
         if isinstance(expr, ast.Attribute):
             found = self._of_self_attribute(expr)
             if found is not None:
