@@ -699,7 +699,8 @@ class Evidence:
             return Obj(made.kind, f"built by `{text(function)}(...)`; {made.why}", call.lineno, owned=True)
         returned = self.survey.imported.returned_kind(qualified)
         if returned is None:
-            return None
+            elements = self.survey.imported.returned_tuple(qualified)
+            return Tup(tuple(Obj(e.kind, f"from `{text(call)}`; {e.why}", call.lineno) if e else None for e in elements)) if elements else None
         if qualified.startswith("torch.") and _given_no_object(call):
             # ``torch.cuda.get_rng_state()``, ``init_device_mesh("cpu", (2,))``: torch hands back an object it
             # makes (a tensor, a mesh holding its rank tensor), which nobody else holds

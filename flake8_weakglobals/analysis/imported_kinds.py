@@ -200,6 +200,20 @@ class Imported:
         holder = self.holder(returned)  # ``create_block_mask(...) -> BlockMask``, whose ``__init__`` keeps tensors
         return ImportedKind(holder.kind, f"`{absolute}` returns `{returned}`; {holder.why}") if holder else None
 
+    def returned_tuple(self, qualified: str) -> Optional[tuple[Optional[ImportedKind], ...]]:
+        """The kinds of the fixed tuple a project function is annotated to return: ``def curve(n) ->
+        Tuple[torch.Tensor, torch.Tensor]`` makes ``order, inverse = curve(n)`` two tensors."""
+        if self.context is None:
+            return None
+        absolute = self.context.absolute(qualified)
+        elements = self.context.index.returned_tuple(absolute)
+        if not elements:
+            return None
+        kinds = tuple(self.vocabulary.kind_of_type(element) if element else None for element in elements)
+        spelled = ", ".join(element.rpartition(".")[2] or "?" for element in elements)
+        found = tuple(ImportedKind(kind, f"`{absolute}` returns `Tuple[{spelled}]`") if kind else None for kind in kinds)
+        return found if any(found) else None
+
     def built_kind(self, qualified: str, depth: int = 2) -> Optional[ImportedKind]:
         """What a project function that builds what it returns makes (``def load(): model = Net(); ...;
         return model``): a framework object or a holder of one, when the name it calls to build it is such a

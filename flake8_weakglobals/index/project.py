@@ -226,7 +226,7 @@ class ProjectIndex:
         return None
 
     def _through_stars(self, summary: ModuleSummary, attribute: str) -> Optional[str]:
-        if attribute in summary.classes or attribute in summary.returns or attribute in summary.containers:
+        if attribute in summary.classes or attribute in summary.returns or attribute in summary.returns_tuple or attribute in summary.containers:
             return None
         for star in summary.stars:
             exported = self.module(star)
@@ -275,6 +275,11 @@ class ProjectIndex:
     def returned_type(self, qualified: str) -> Optional[str]:
         located = self.locate(qualified)
         return located[0].returns.get(located[1]) if located is not None else None
+
+    def returned_tuple(self, qualified: str) -> Optional[list[str]]:
+        """The element types of the fixed tuple the project function ``qualified`` is annotated to return."""
+        located = self.locate(qualified)
+        return located[0].returns_tuple.get(located[1]) if located is not None else None
 
     def built_type(self, qualified: str) -> Optional[str]:
         """What the project function ``qualified`` calls to build what it returns (``summaries.built_and_returned``)."""

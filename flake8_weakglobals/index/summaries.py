@@ -30,6 +30,9 @@ class ModuleSummary:
     classes: dict[str, list[str]] = field(default_factory=dict)  # class -> its bases, absolute
     cache_wrappers: list[str] = field(default_factory=list)  # functions (or names) that wrap lru_cache
     returns: dict[str, str] = field(default_factory=dict)  # function -> the absolute type it is annotated to return
+    #: function -> the absolute types of the fixed tuple it is annotated to return (``-> Tuple[Tensor, int]``),
+    #: "" where an element is not a plain name
+    returns_tuple: dict[str, list[str]] = field(default_factory=dict)
     #: Unannotated functions that build what they return: function -> the absolute name called to build it
     #: (``built_and_returned``)
     builds: dict[str, str] = field(default_factory=dict)
@@ -121,8 +124,11 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
             if mentions.within(caching, statement) and wraps_a_cache(statement, qualify):
                 summary.cache_wrappers.append(statement.name)
             returned = _returned_type(statement.returns, qualify)
+            elements = _returned_tuple(statement.returns, qualify) if not returned else None
             if returned:
                 summary.returns[statement.name] = returned
+            elif elements:
+                summary.returns_tuple[statement.name] = elements
             elif not statement.decorator_list and (built := built_and_returned(statement, qualify)):
                 summary.builds[statement.name] = built
             elif not statement.decorator_list and mentions.within(preparing, statement) and (model := returned_model(statement)):
@@ -729,6 +735,18 @@ def _returned_type(annotation: Optional[ast.expr], qualify) -> Optional[str]:  #
     return qualify(annotation) if isinstance(annotation, (ast.Name, ast.Attribute)) else None
 
 
+def _returned_tuple(annotation: Optional[ast.expr], qualify) -> Optional[list[str]]:  # type: ignore[no-untyped-def]
+    """``-> Tuple[torch.Tensor, torch.Tensor]`` (or ``tuple[...]``): each element's absolute type, "" for one
+    that is not a plain name; None for anything else, a tuple of any length (``Tuple[T, ...]``) included."""
+    if not (isinstance(annotation, ast.Subscript) and qualify(annotation.value) in ("typing.Tuple", "builtins.tuple")):
+        return None
+    elements = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+    if any(isinstance(element, ast.Constant) and element.value is Ellipsis for element in elements):
+        return None
+    found = [_returned_type(element, qualify) or "" for element in elements]
+    return found if any(found) else None
+
+
 def _exports(tree: ast.Module, statements: list[ast.stmt], summary: ModuleSummary) -> tuple[list[str], bool]:
     """What ``from module import *`` binds of the module's own names, and whether ``__all__`` says so."""
     for statement in tree.body:
@@ -738,7 +756,7 @@ def _exports(tree: ast.Module, statements: list[ast.stmt], summary: ModuleSummar
             and isinstance(statement.value, (ast.List, ast.Tuple))
         ):
             return [e.value for e in statement.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)], True
-    defined = set(summary.aliases) | set(summary.classes) | set(summary.returns) | set(summary.containers)
+    defined = set(summary.aliases) | set(summary.classes) | set(summary.returns) | set(summary.returns_tuple) | set(summary.containers)
     for statement in statements:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             defined.add(statement.name)
