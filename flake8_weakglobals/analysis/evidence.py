@@ -10,7 +10,7 @@ import functools
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Optional, Union
 
-from ..index.summaries import MODEL_WORDS, TENSOR_ONLY_METHODS, TYPE_VARIABLES, named, parameters_kept, treated_as_modules, treated_as_tensors
+from ..index.summaries import MODEL_WORDS, TENSOR_ONLY_METHODS, TYPE_VARIABLES, named, parameters_kept, prepared_in_a_chain, treated_as_modules, treated_as_tensors
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns, reaching_value, walk
@@ -656,6 +656,8 @@ class Evidence:
             receiver = self.of(function.value)
             if isinstance(receiver, Obj) and receiver.kind == MODULE and function.attr in _MODULE_METHODS_RETURNING_SELF:
                 return receiver  # ``Net().cuda()``, ``model.eval()``: the same module
+            if receiver is None and (method := prepared_in_a_chain(call)) is not None:  # ``Attention(...).to(d).eval()``
+                return Obj(MODULE, f"`{text(call)}` prepares a model (`.{method}()`)", call.lineno, owned=True, built=True)
             if function.attr in _TENSOR_SEQUENCE_FUNCTIONS:  # ``x.split(n)``: its pieces
                 pieces = self._derived([receiver], call)
                 return Seq(pieces) if pieces is not None else None

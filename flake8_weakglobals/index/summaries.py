@@ -374,6 +374,23 @@ def treated_as_modules(function: ast.AST, receiver: Callable[[ast.expr], Optiona
     return found
 
 
+def prepared_in_a_chain(call: ast.Call) -> Optional[str]:
+    """The method that shows a chain of calls on something built here to make a model, by the standard
+    ``treated_as_modules`` holds a local to: ``Attention(...).to(device).eval()`` (a preparation beside a
+    move), or a module-only method anywhere along it. None unless the chain starts at a call."""
+    methods: list[str] = []
+    node: ast.expr = call
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr in _READ_CALLS and not (node.func.attr == "eval" and (node.args or node.keywords)):
+            methods.append(node.func.attr)
+        node = node.func.value
+    if not isinstance(node, ast.Call):
+        return None
+    only = next((method for method in methods if method in MODULE_ONLY_METHODS), None)
+    prepared = next((method for method in methods if method in MODEL_PREPARATIONS), None)
+    return only or (prepared if prepared and len(set(methods)) > 1 else None)
+
+
 #: Methods only a tensor (or its storage) has: no ``nn.Module``, array or Python object answers them, so a
 #: receiver they are called on is a tensor, whatever its name (``Tensor.requires_grad_`` is left out: modules
 #: have it too).
