@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Iterator, Optional
 
-from ..analysis.evidence import Evidence, Obj, text
+from ..analysis.evidence import Evidence, Obj, argument_at, text
 from ..analysis.framework_types import MODULE
 from ..analysis.survey import ClassInfo, Survey
 from ..syntax.mentions import Mentions
@@ -151,7 +151,7 @@ def _judge_closure(call: ast.Call, function: FunctionNode, survey: Survey, evide
         return None
     module = call.func.value  # type: ignore[attr-defined]
     handed = _handed_in(module, function, None, survey, depth=0)
-    if handed is None or not _a_module(module, evidence_of):
+    if handed is None or not _a_module(module, evidence_of) or _built_by_every_caller(function, handed[2], survey, evidence_of):
         return None
     spelled = f"{text(call.func)}({text(call.args[0] if call.args else hook)})"
     return Finding(
@@ -169,6 +169,19 @@ def _judge_closure(call: ast.Call, function: FunctionNode, survey: Survey, evide
         ),
         fix_reason="keep the handle and remove the hook when the work is done",
     )
+
+
+def _built_by_every_caller(function: FunctionNode, parameter: str, survey: Survey, evidence_of: Callable[[], Evidence]) -> bool:
+    """Whether a private function's callers, all in this module, each hand it a model they build themselves
+    (OLMo-core's ``hf_model = AutoModelForCausalLM.from_pretrained(...)``, then ``del hf_model``): the hook
+    goes with that local, not with a model of whoever called them."""
+    if not function.name.startswith("_"):
+        return False
+    position = next(i for i, p in enumerate(function_parameters(function)) if p.arg == parameter)
+    calls = [node for node in walk(evidence_of().scopes.module) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == function.name]
+    arguments = [argument_at(call, parameter, position) for call in calls]
+    found = [evidence_of().of(argument) if argument is not None else None for argument in arguments]
+    return bool(calls) and all(isinstance(value, Obj) and value.kind == MODULE and (value.built or value.owned) and not value.from_foreign for value in found)
 
 
 def _a_module(receiver: ast.expr, evidence_of: Callable[[], Evidence]) -> bool:
@@ -294,7 +307,7 @@ def _first_store_on(function: FunctionNode | ast.Lambda, receiver: str) -> Optio
     return None
 
 
-def _handed_in(expr: ast.expr, method: FunctionNode, info: Optional[ClassInfo], survey: Survey, depth: int) -> Optional[tuple[str, int]]:
+def _handed_in(expr: ast.expr, method: FunctionNode, info: Optional[ClassInfo], survey: Survey, depth: int) -> Optional[tuple[str, int, str]]:
     """Where ``expr`` (the hooked module) comes from outside the object, in words with its line: a parameter
     of a method other than ``self``, reached through iteration (``named_modules()``), indexing, ``list(...)``,
     a local, or an attribute of ``self`` that a method assigns a parameter. None for a module the object
@@ -327,7 +340,7 @@ def _handed_in(expr: ast.expr, method: FunctionNode, info: Optional[ClassInfo], 
         return None
     for parameter in parameters[1 if info is not None else 0:]:
         if parameter.arg == expr.id:
-            return f"parameter `{parameter.arg}` of `{method.name}`", parameter.lineno
+            return f"parameter `{parameter.arg}` of `{method.name}`", parameter.lineno, parameter.arg
     loops = [node for node in walk(method) if isinstance(node, (ast.For, ast.comprehension)) and any(isinstance(t, ast.Name) and t.id == expr.id for t in walk(node.target))]
     around = [loop for loop in loops if any(inner is expr for inner in walk(loop))]  # the loop the use is in, first
     for node in around + [node for node in walk(method) if node not in around]:
