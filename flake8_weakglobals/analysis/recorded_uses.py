@@ -47,6 +47,9 @@ class SlotUses:
     removals: list[int] = field(default_factory=list)
     #: Removals that only bound its size (``if len(X) > N: X.clear()``): it never empties after use
     bounding_clears: list[int] = field(default_factory=list)
+    #: Removals guarded by a count that reached zero (``entry.refcount -= 1; if entry.refcount <= 0: del
+    #: X[key]``): entries reference-counted by their holders, gone when the last one releases them
+    released_at_zero: list[int] = field(default_factory=list)
     #: Functions that remove from it in a ``finally`` block, or are an ``__exit__``: what they (or the
     #: ``__enter__`` beside them) put there is taken out again at the end of every use
     undoing: set[ast.AST] = field(default_factory=set)

@@ -147,6 +147,8 @@ class UseClassifier:
             uses.subscript_reads[reads:] = [replace(fill, through_instance=True) for fill in uses.subscript_reads[reads:]]
         if len(uses.removals) > removals and isinstance(scope, FUNCTIONS):
             uses.removing.add(scope)
+            if self._at_count_zero(node, scope):
+                uses.released_at_zero.append(node.lineno)
             if scope.name == "__exit__" or self._in_finally(node, scope):
                 uses.undoing.add(scope)
         if function is not None and self._runs_at_exit(function):
@@ -240,6 +242,24 @@ class UseClassifier:
         if repeated or _fills_key(function, spelled, text(key)):  # type: ignore[arg-type]
             return function  # type: ignore[return-value]
         return None
+
+    def _at_count_zero(self, node: ast.AST, function: ast.AST) -> bool:
+        """Whether ``node`` runs only once a count the function decrements reaches zero: under ``if c <= 0``,
+        ``if c == 0`` or ``if c < 1``, with ``c -= 1`` in the same function (a reference count)."""
+        current = self.scopes.parent(node)
+        while current is not None and current is not function:
+            test = current.test if isinstance(current, ast.If) else None
+            if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant):
+                bound, op = test.comparators[0].value, test.ops[0]
+                at_zero = (bound == 0 and isinstance(op, (ast.LtE, ast.Eq))) or (bound == 1 and isinstance(op, ast.Lt))
+                counter = text(test.left)
+                if at_zero and any(
+                    isinstance(inner, ast.AugAssign) and isinstance(inner.op, ast.Sub) and text(inner.target) == counter
+                    for inner in walk(function)
+                ):
+                    return True
+            current = self.scopes.parent(current)
+        return False
 
     def _in_finally(self, node: ast.AST, function: ast.AST) -> bool:
         child, current = node, self.scopes.parent(node)

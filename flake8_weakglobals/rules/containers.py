@@ -349,6 +349,8 @@ class ContainerJudge:
             return ("WG004", broken) if broken and not self._compared_by_identity(uses.slot) else None
         if uses.slot.where == "instance" and not self.survey.holders(uses.slot.owner):
             return None  # an ordinary instance attribute dies with its instance
+        if uses.released_at_zero:
+            return None  # entries deleted when the last holder lets go (``if e.refcount <= 0: del X[k]``)
         foreign = [(line, found) for line, found, _ in direct if found.foreign]
         if foreign:
             code = "WG003" if uses.slot.where == "class" else ("WG001" if container.keyed else "WG002")
@@ -376,8 +378,7 @@ class ContainerJudge:
         workspace = [(line, found) for line, found, at_import in direct if _made_here(found) and not at_import]
         if container.keyed:  # ``_W[(n, device)] = torch.zeros(n)``: a workspace kept under plain keys
             workspace += [(h.fill.line, found) for h in held if not h.fill.at_import and (found := h.stored_object) is not None and _made_here(found)]
-        released = any(line not in uses.bounding_clears for line in uses.removals)  # ``del X[k]`` on release
-        if workspace and not released and not (self.survey.runs_as_script and uses.slot.where == "module"):
+        if workspace and not (self.survey.runs_as_script and uses.slot.where == "module"):
             return "WG007", workspace  # a program's own globals go when it exits
         # keyed by addresses, holding only numbers and strings: nothing is kept alive (a stale hit is no pin)
         by_id = [(h.fill.line, h.object) for h in held if h.fill.id_key and h.object and not h.object.module_held]
