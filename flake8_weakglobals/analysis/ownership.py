@@ -169,6 +169,8 @@ class SoleOwner:
         if parameter is None:
             return None
         for call, argument in self.arguments_passed(*parameter):
+            if isinstance(argument, ast.Name):
+                continue  # a local: whether anything else keeps it is ``_built_local``'s question (its later uses)
             found = self.evidence.of(argument)
             if isinstance(found, Obj) and found.owned and not self._held_by_equality(argument):
                 return f"`{text(argument)}`, which the call at line {call.lineno} builds right there"
