@@ -178,7 +178,7 @@ def _built_by_every_caller(function: FunctionNode, parameter: str, survey: Surve
     if not function.name.startswith("_"):
         return False
     position = next(i for i, p in enumerate(function_parameters(function)) if p.arg == parameter)
-    calls = [node for node in walk(evidence_of().scopes.module) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == function.name]
+    calls = evidence_of().calls_of(function.name)
     arguments = [argument_at(call, parameter, position) for call in calls]
     found = [evidence_of().of(argument) if argument is not None else None for argument in arguments]
     return bool(calls) and all(isinstance(value, Obj) and value.kind == MODULE and (value.built or value.owned) and not value.from_foreign for value in found)
@@ -196,10 +196,15 @@ def _a_module(receiver: ast.expr, evidence_of: Callable[[], Evidence]) -> bool:
 
 def _function_named(name: ast.Name, function: FunctionNode, survey: Survey) -> Optional[FunctionNode]:
     """The ``def`` a hook's name refers to: one nested in ``function``, else a module-level one."""
-    nested = [s for s in walk(function) if isinstance(s, FUNCTIONS) and s is not function and s.name == name.id]
+    nested = _nested_named(function, name.id)
     if len(nested) == 1:
         return nested[0]
     return survey.functions.get(name.id) if not nested else None
+
+
+def _nested_named(function: FunctionNode, name: str) -> list[FunctionNode]:
+    """The functions nested in ``function`` (at any depth) that are defined as ``name``."""
+    return [inner for inner in walk(function) if isinstance(inner, FUNCTIONS) and inner is not function and inner.name == name]
 
 
 def _first_store_in_state(hook: FunctionNode, function: FunctionNode, bound: list[ast.expr]) -> Optional[ast.expr]:
@@ -274,7 +279,7 @@ def _hook_holding_self(
     if isinstance(hook, ast.Lambda):
         return hook, me
     if isinstance(hook, ast.Name):
-        nested = [s for s in walk(method) if isinstance(s, FUNCTIONS) and s is not method and s.name == hook.id]
+        nested = _nested_named(method, hook.id)
         return (nested[0], me) if len(nested) == 1 else None
     return None
 
