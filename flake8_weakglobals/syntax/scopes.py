@@ -269,9 +269,9 @@ _STRAIGHT = (ast.If, ast.With, ast.AsyncWith, ast.Try, *((ast.TryStar,) if hasat
 def reaching_value(scopes: Scopes, name: ast.Name, scope: ast.AST) -> Optional[ast.expr]:
     """The value of the one assignment that reaches ``name`` in straight-line code: ``x = [...]`` then
     ``x = torch.cat(x)`` then ``KEEP = x`` reads the second. The nearest earlier statement of the same
-    block (or of a block around it, out through ``if``/``with``/``try``, never out of a loop) that binds
-    the name must be a plain ``x = value``; any other binding in between (nested, unpacked, augmented) or
-    in the statement of the use itself answers None."""
+    block (or of a block around it, out through ``if``/``with``/``try`` that bind it nowhere else, never
+    out of a loop) that binds the name must be a plain ``x = value``; any other binding in between
+    (nested, unpacked, augmented) or in the statement of the use itself answers None."""
     statement: Optional[ast.AST] = scopes.parent(name)
     while statement is not None and not isinstance(statement, ast.stmt):
         statement = scopes.parent(statement)
@@ -288,10 +288,22 @@ def reaching_value(scopes: Scopes, name: ast.Name, scope: ast.AST) -> Optional[a
                 return earlier.value if not _binds(earlier.value, name.id) else None
             if _binds(earlier, name.id):
                 return None
-        if holder is scope or not isinstance(holder, _STRAIGHT):
+        if holder is scope or not isinstance(holder, _STRAIGHT) or _binds_besides(holder, block, name.id):
             return None
         statement = holder
     return None
+
+
+def _binds_besides(holder: ast.AST, block: list[ast.stmt], name: str) -> bool:
+    """Whether anything of ``holder`` but ``block`` binds ``name``: a walrus in an ``if``'s test, ``with ...
+    as name``, a ``try``'s body seen from its ``finally`` (the other branch of an ``if`` cannot reach, but
+    is read as if it could)."""
+    for field_name in holder._fields:
+        value = getattr(holder, field_name, None)
+        parts = [] if value is block else value if isinstance(value, list) else [value]
+        if any(isinstance(part, ast.AST) and _binds(part, name) for part in parts):
+            return True
+    return False
 
 
 def _blocks_of(holder: ast.AST) -> list[list[ast.stmt]]:
