@@ -115,22 +115,10 @@ def _judge(call: ast.Call, method: FunctionNode, info: ClassInfo, survey: Survey
         return None
     if not _a_module(module, evidence_of):
         return None
-    spelled = f"{text(call.func)}({text(written)})"
-    stash = f"`{text(stored)}`, line {stored.lineno}"
-    return Finding(
-        code="WG010",
-        line=call.lineno,
-        col=call.col_offset,
-        name=_hook_name(hook, info, method),
-        kind="hook",
-        scope="instance",
-        holds=(MODULE,),
-        evidence=Proof(handed[1], handed[0]),
-        message=(
-            f"WG010 `{spelled}` drops its handle: `{text(module)}`, handed in ({handed[0]} at line {handed[1]}), "
-            f"keeps this `{info.name}` and what the hook stores ({stash}) for as long as it lives"
-        ),
-        fix_reason="keep the handle and remove the hook when the object is done, or hold the object weakly in the hook",
+    return _finding(
+        call, written, handed, _hook_name(hook, info, method), "instance",
+        f"this `{info.name}` and what the hook stores (`{text(stored)}`, line {stored.lineno})",
+        "keep the handle and remove the hook when the object is done, or hold the object weakly in the hook",
     )
 
 
@@ -153,21 +141,30 @@ def _judge_closure(call: ast.Call, function: FunctionNode, survey: Survey, evide
     handed = _handed_in(module, function, None, survey, depth=0)
     if handed is None or not _a_module(module, evidence_of) or _built_by_every_caller(function, handed[2], survey, evidence_of):
         return None
-    spelled = f"{text(call.func)}({text(call.args[0] if call.args else hook)})"
+    return _finding(
+        call, call.args[0] if call.args else hook, handed, target.name, "function",
+        f"the hook `{target.name}` and what it stores (`{text(stored)}`, line {stored.lineno})",
+        "keep the handle and remove the hook when the work is done",
+    )
+
+
+def _finding(call: ast.Call, written: ast.expr, handed: tuple[str, int, str], name: str, scope: str, kept: str, fix_reason: str) -> Finding:
+    """The WG010 finding at a registration: what it spells, where the module was handed in, what it keeps."""
+    module = call.func.value  # type: ignore[attr-defined]
     return Finding(
         code="WG010",
         line=call.lineno,
         col=call.col_offset,
-        name=target.name,
+        name=name,
         kind="hook",
-        scope="function",
+        scope=scope,
         holds=(MODULE,),
         evidence=Proof(handed[1], handed[0]),
         message=(
-            f"WG010 `{spelled}` drops its handle: `{text(module)}`, handed in ({handed[0]} at line {handed[1]}), "
-            f"keeps the hook `{target.name}` and what it stores (`{text(stored)}`, line {stored.lineno}) for as long as it lives"
+            f"WG010 `{text(call.func)}({text(written)})` drops its handle: `{text(module)}`, handed in "
+            f"({handed[0]} at line {handed[1]}), keeps {kept} for as long as it lives"
         ),
-        fix_reason="keep the handle and remove the hook when the work is done",
+        fix_reason=fix_reason,
     )
 
 
