@@ -307,8 +307,11 @@ def _binds_besides(holder: ast.AST, block: list[ast.stmt], name: str) -> bool:
 
 
 def _blocks_of(holder: ast.AST) -> list[list[ast.stmt]]:
-    blocks = [getattr(holder, field_name) for field_name in ("body", "orelse", "finalbody") if isinstance(getattr(holder, field_name, None), list)]
-    return blocks + [handler.body for handler in getattr(holder, "handlers", ())]
+    """The statement lists of a compound statement, or the body of a function, class or ``except`` clause."""
+    if type(holder) in COMPOUND:
+        return list(nested_blocks(holder))  # type: ignore[arg-type]
+    body = getattr(holder, "body", None)
+    return [body] if isinstance(body, list) else []
 
 
 def _binds(node: ast.AST, name: str) -> bool:
