@@ -14,7 +14,7 @@ from ..index.summaries import MODEL_WORDS, TENSOR_ONLY_METHODS, TYPE_VARIABLES, 
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns, reaching_value, walk
-from .framework_types import BOUND_METHOD, EXCEPTION, ITERATION_METHODS, MODULE, MODULE_METHODS, PARAMETER, TENSOR, Vocabulary, describe
+from .framework_types import BOUND_METHOD, EXCEPTION, ITERATION_METHODS, MODULE, MODULE_METHODS, PARAMETER, TENSOR, Vocabulary, describe, tensor_valued
 from .survey import ClassInfo, SlotStore, Survey
 
 
@@ -168,14 +168,11 @@ def text(node: ast.AST, limit: int = 60) -> str:
 
 
 _TENSOR_KINDS = frozenset({TENSOR, PARAMETER})
+_STUB_TENSOR_FUNCTIONS, _STUB_TENSOR_METHODS = tensor_valued()
 #: What returns a tensor when applied to one (for a tensor owned elsewhere, only these make evidence):
-#: methods, attributes, and ``torch`` functions (``torch.nn.functional`` all return tensors).
-_TENSOR_METHODS = frozenset(
-    "view view_as reshape reshape_as to float double half bfloat16 int long bool t transpose permute contiguous "
-    "clone detach cpu cuda flatten squeeze unsqueeze expand expand_as repeat narrow index_select gather masked_fill "
-    "abs neg sum mean softmax log_softmax sigmoid tanh relu exp log sqrt pow mul add sub div matmul mm bmm norm "
-    "type_as cumsum argmax argmin".split()
-)
+#: methods, attributes, and ``torch`` functions (``torch.nn.functional`` all return tensors). torch's stubs
+#: declare most (``tensor_valued``); these are the ones torch writes in Python, outside the stubs.
+_TENSOR_METHODS = _STUB_TENSOR_METHODS | {"norm"}
 #: torch functions (and tensor methods) whose result is a sequence of tensors computed from their operands:
 #: ``tensor, _ = torch.broadcast_tensors(tensor, torch.empty(shape))`` binds a tensor
 _TENSOR_SEQUENCE_FUNCTIONS = frozenset(
@@ -195,12 +192,7 @@ def _in_place(method: str) -> bool:
     """``t.share_memory_()``, ``t.zero_()``, ``t.requires_grad_()``: torch's in-place methods end in one
     underscore and return the tensor they change."""
     return method.endswith("_") and not method.endswith("__") and method[:1] != "_"
-_TENSOR_FUNCTIONS = frozenset(
-    f"torch.{name}" for name in (
-        "softmax log_softmax sigmoid tanh relu matmul mm bmm einsum sum mean where exp log sqrt abs clamp bincount "
-        "histc cumsum gather index_select flatten reshape transpose permute squeeze unsqueeze"
-    ).split()
-)
+_TENSOR_FUNCTIONS = _STUB_TENSOR_FUNCTIONS | {"torch.einsum", "torch.where"}
 _TYPING_SEQUENCES = {
     "List", "Sequence", "MutableSequence", "Iterable", "Iterator", "Collection", "Set", "FrozenSet",
     "AbstractSet", "MutableSet", "Deque", "Generator", "list", "set", "frozenset", "deque",
@@ -672,6 +664,9 @@ class Evidence:
             return Seq(element_of(self.of(arguments[0])))
         if builtin == "next" and arguments:
             return element_of(self.of(arguments[0]))
+        if qualified == "functools.reduce" and len(arguments) >= 2 and self.names.qualify(arguments[0]) in _TENSOR_FUNCTIONS:
+            # ``reduce(torch.minimum, weights)``: the operation folded over the tensors, a tensor of them
+            return self._derived([element_of(self.of(arguments[1]))], call)
         if qualified in ("copy.deepcopy", "copy.copy") and len(arguments) == 1:  # a new object of the same kind
             original = self.of(arguments[0])
             if isinstance(original, Obj):
@@ -841,13 +836,21 @@ class Evidence:
         return holder.why if holder is not None else ""
 
     def _made_by_local_function(self, function: ast.expr) -> Value:
-        """``_load(path)``, a function of this module (undecorated), or ``self._mask(shape)``, a method of the
+        """``_load(path)``, a function of this module (undecorated, or under a cache of its own), or ``self._mask(shape)``, a method of the
         class of ``self`` here (or of a base here), that returns a model or tensor it builds on every path
         that returns one (``model = Net(); ...; return model``, or ``return model, msg``): the call builds it
         too. Only what the function builds counts: what it returns of its caller's depends on the call."""
         callee = self._local_callee(function)
-        if not isinstance(callee, FUNCTIONS) or callee.decorator_list or isinstance(callee, ast.AsyncFunctionDef):
+        if not isinstance(callee, FUNCTIONS) or isinstance(callee, ast.AsyncFunctionDef):
             return None
+        if callee.decorator_list:
+            # ``@lru_cache def window(n)``: the same object the undecorated function builds, but its cache
+            # keeps it, so the caller shares it rather than owning it
+            cached = len(callee.decorator_list) == 1 and any(c.function is callee and c.wrapper is None for c in self.survey.cached_functions)
+            return disowned(self._made_by(callee)) if cached else None
+        return self._made_by(callee)
+
+    def _made_by(self, callee: FunctionNode) -> Value:
         if callee not in self._made:
             self._made[callee] = None  # a function that calls itself ends here
             returns = [r.value for r in own_returns(callee) if not SlotStore.is_none(r.value)]  # type: ignore[arg-type]

@@ -162,6 +162,21 @@ def ecosystem() -> dict[str, dict[str, str]]:
         return {"kinds": {}, "holders": {}, "packages": {}}
 
 
+TENSOR_VALUED_TABLE = Path(__file__).with_name("torch_tensor_valued.json")
+
+
+@functools.lru_cache(maxsize=1)
+def tensor_valued() -> tuple[frozenset[str], frozenset[str]]:
+    """The torch functions (qualified, ``torch.log2``) and ``Tensor`` methods (``clamp_max``) that always
+    return a tensor, as torch's stubs declare them (``derive_torch_signatures.py`` writes the table). Read on
+    first use; an unreadable table only means knowing less."""
+    try:
+        table = json.loads(TENSOR_VALUED_TABLE.read_text(encoding="utf-8"))
+        return frozenset(f"torch.{name}" for name in table["functions"]), frozenset(table["methods"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return frozenset(), frozenset()
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     """The framework types: torch's, the ecosystem's well-known classes (Lightning, transformers, diffusers,
