@@ -205,7 +205,8 @@ def _returns_framework_objects(function: ast.FunctionDef | ast.AsyncFunctionDef,
     for statement, result in zip(own_returns(function), _returned(function, evidence)):
         obj = result if isinstance(result, Obj) else object_in_tuple(result)
         if obj is not None:
-            return Obj(obj.kind, f"returns `{text(statement.value)}`, {obj.why}", statement.lineno)
+            returned = f"`{text(statement.value)}`"
+            return Obj(obj.kind, obj.why if returned in obj.why else f"returns {returned}, {obj.why}", statement.lineno)
     return None
 
 
