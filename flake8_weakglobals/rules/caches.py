@@ -206,7 +206,8 @@ def _returns_framework_objects(function: ast.FunctionDef | ast.AsyncFunctionDef,
         obj = result if isinstance(result, Obj) else object_in_tuple(result)
         if obj is not None:
             returned = f"`{text(statement.value)}`"
-            return Obj(obj.kind, obj.why if returned in obj.why else f"returns {returned}, {obj.why}", statement.lineno)
+            quoted = not isinstance(statement.value, ast.Name) and returned in obj.why  # ``return f(x)``, "computed as `f(x)`"
+            return Obj(obj.kind, obj.why if quoted else f"returns {returned}, {obj.why}", statement.lineno)
     return None
 
 
