@@ -173,6 +173,11 @@ class Imported:
         """Whether the project class ``qualified``, used as a metaclass, keeps the instances it creates."""
         return self.context is not None and self.context.index.keeps_created_instances(self.context.absolute(qualified))
 
+    def instance_class(self, qualified: str) -> Optional[str]:
+        """The project class (absolute) whose instance another project module binds ``qualified`` to at
+        import: a module-level instance, kept for the process."""
+        return self.context.index.instance_class(self.context.absolute(qualified)) if self.context is not None else None
+
     def is_class(self, qualified: str) -> bool:
         """Whether ``qualified`` names a class of another project module (through re-exports)."""
         return self.context is not None and self.context.index.is_class(self.context.absolute(qualified))

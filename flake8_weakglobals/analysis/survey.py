@@ -96,10 +96,13 @@ class SlotStore:
     """``global X; X = value`` in a function, or ``cls.X = value`` / ``Owner.X = value`` for a class of the
     module: a long-lived slot a function fills. ``value`` is None for ``del``; ``X = None`` sets it back."""
 
-    name: str  # ``X``, or ``Owner.X`` for a class attribute
+    name: str  # ``X``, or ``Owner.X`` for a class attribute (``state.X`` for a module-level instance's)
     target: ast.expr
     value: Optional[ast.expr]
     function: FunctionNode
+    #: For an attribute of a module-level instance (``_amp_state.handle = handle``): the instance's class, as
+    #: named here (one of this module) or absolutely (one of another project module, whose module binds it)
+    instance_of: str = ""
 
     @property
     def sets_back(self) -> bool:
@@ -595,6 +598,18 @@ def _class_named(survey: Survey, expr: ast.expr) -> Optional[str]:
     return expr.id if qualified is not None and survey.imported.is_class(qualified) else None  # type: ignore[attr-defined]
 
 
+def _instance_named(survey: Survey, expr: ast.expr) -> Optional[str]:
+    """The class of the module-level instance ``expr`` names, kept for the process: one this module binds
+    (``_state = State()``), or one another project module binds, as imported here (``from ._amp_state import
+    _amp_state``, qualified)."""
+    if not isinstance(expr, ast.Name):
+        return None
+    if expr.id in survey.singletons:
+        return survey.singletons[expr.id]
+    qualified = survey.names.qualify(expr) if survey.names.is_imported(expr.id) else None
+    return survey.imported.instance_class(qualified) if qualified is not None else None
+
+
 def instance_keeping_metaclass(survey: Survey, info: ClassInfo) -> Optional[str]:
     """The metaclass, of the class or of a local base, whose ``__call__`` keeps the one instance it creates
     (``class Manager(metaclass=Singleton)``, ``Singleton`` defined here or imported from another project
@@ -643,8 +658,10 @@ def _settle_candidates(survey: Survey, pending: _Pending, vocabulary: Vocabulary
             survey.singletons[f"{holder.name}.{target.attr}"] = created.name  # lives as long as the class
     for target, value, function in pending.named_attribute_stores:
         owner = _class_named(survey, target.value)
-        if owner is not None and not _bound_in(function, target.value.id):  # type: ignore[attr-defined]
-            survey.slot_stores.append(SlotStore(f"{owner}.{target.attr}", target, value, function))
+        instance = _instance_named(survey, target.value) if owner is None else None
+        if (owner or instance) and not _bound_in(function, target.value.id):  # type: ignore[attr-defined]
+            slot = f"{owner}.{target.attr}" if owner else f"{target.value.id}.{target.attr}"  # type: ignore[attr-defined]
+            survey.slot_stores.append(SlotStore(slot, target, value, function, instance_of=instance or ""))
     for holder, attribute, callee in pending.class_body_instances:
         created = _module_class(survey, callee)
         if created is not None and created.kind is None:

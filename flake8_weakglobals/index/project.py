@@ -27,7 +27,7 @@ from typing import Callable, Iterator, Optional, TypeVar
 
 from ..source import parse_once
 from . import summaries
-from .summaries import ModuleSummary, absolute, emptied_by, stored_later_by, summarize
+from .summaries import ModuleSummary, absolute, emptied_by, module_level_instances, stored_later_by, summarize
 
 #: Entries are valid only for the summariser that wrote them: its own source is part of the key.
 _FORMAT = hashlib.blake2b(Path(summaries.__file__).read_bytes(), digest_size=8).hexdigest()
@@ -161,6 +161,7 @@ class ProjectIndex:
         self._loaded: dict[Path, tuple[tuple[int, int], Optional[ModuleSummary]]] = {}
         self._emptying: dict[Path, tuple[tuple[int, int], set[str]]] = {}  # WG005's question, on demand
         self._stored_later: dict[Path, tuple[tuple[int, int], dict[str, list[tuple[str, list[str], int, str, bool]]]]] = {}  # WG011's
+        self._instances: dict[Path, tuple[tuple[int, int], dict[str, str]]] = {}  # WG012's
 
     def module(self, name: str) -> Optional[ModuleSummary]:
         """The summary of module ``name``, rebuilt when its file changed since it was read (one ``stat``)."""
@@ -305,6 +306,15 @@ class ProjectIndex:
         if located is None or located[1] not in located[0].classes or (found := self._files.get(located[0].name)) is None:
             return None
         return located[0].name, self._on_demand(self._stored_later, found[0], located[0].name, found[1], stored_later_by).get(located[1], [])
+
+    def instance_class(self, qualified: str) -> Optional[str]:
+        """The project class whose instance the module-level name ``qualified`` is bound to at import
+        (``summaries.module_level_instances``, read on demand), following re-exports."""
+        located = self.locate(qualified)
+        if located is None or (found := self._files.get(located[0].name)) is None:
+            return None
+        called = self._on_demand(self._instances, found[0], located[0].name, found[1], module_level_instances).get(located[1])
+        return called if called is not None and self.is_class(called) else None
 
     def kept_parameters(self, qualified: str) -> Optional[tuple[str, list[tuple[str, str, int, int]]]]:
         """What the project class ``qualified``'s ``__init__`` stores straight from its parameters, with its module."""

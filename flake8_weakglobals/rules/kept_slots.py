@@ -1,5 +1,6 @@
-"""WG012: a module-level name or a class attribute that a function sets to a model, and nothing sets back
-(WG007 when it is a tensor the function builds itself: a workspace kept in a slot).
+"""WG012: a module-level name, a class attribute, or an attribute of a module-level instance that a
+function sets to a model, and nothing sets back (WG007 when it is a tensor the function builds itself: a
+workspace kept in a slot).
 
 A module is imported once and kept for the process, and so is a class: a name a function fills with
 ``global model; model = load()``, or an attribute a classmethod fills with ``cls.checker = Checker()``, keeps
@@ -14,7 +15,10 @@ the module keeps anyway (a module-level model named again), and the globals of a
 A tensor the function builds itself (``_window = torch.hann_window(n)``) is reported as WG007, the workspace
 a container would be. Found from the module that stores: a class of another project module is a slot too
 (``SparseHelper._cur_active = mask``), but that class's own default is not read, and a store or an unload
-in another module (``worker.model = None`` elsewhere) is not seen.
+in another module (``worker.model = None`` elsewhere) is not seen. A module-level instance, of this module
+(``state = State()``) or imported from another project module (apex's ``from ._amp_state import
+_amp_state``; ``summaries.module_level_instances``, read on demand), is such a slot too, attribute by
+attribute (``_amp_state.handle = handle``): empty unless its class's ``__init__`` here sets it.
 """
 from __future__ import annotations
 
@@ -25,21 +29,23 @@ from ..analysis.evidence import Evidence, Obj
 from ..analysis.fill_contents import object_in_tuple
 from ..analysis.framework_types import PARAMETER, TENSOR, describe
 from ..analysis.survey import PLAIN_VALUES, SlotStore, Survey
-from ..syntax.scopes import walk
+from ..syntax.scopes import function_parameters, walk
 from . import codes
 from .findings import Evidence as Proof, Finding
 
 #: The rule page of WG012 (``docs.py`` gathers it with the other families').
 DOCS: dict[str, str] = {
     "WG012": """\
-*A module-level name or class attribute, empty at import (`None`), that a function sets to a module (or an
-object holding one), or to a tensor its caller handed it, and that nothing sets back.*
+*A module-level name or class attribute, empty at import (`None`), or an attribute of a module-level
+instance, that a function sets to a module (or an object holding one), or to a tensor its caller handed it,
+and that nothing sets back.*
 
 - **Why it matters**: a module and its classes live as long as the process. A model loaded on first use
   into a global (`global model; model = Net()`), or into a class attribute (`cls.checker = ...`), stays in
   memory (often on the GPU) after the work that needed it, outside any cache that could evict it; a slot that
   keeps the last batch or model it was handed keeps it until the next call.
-- **Example**: `model = None` with `def upscale(x): global model; if model is None: model = Upscaler()`.
+- **Example**: `model = None` with `def upscale(x): global model; if model is None: model = Upscaler()`;
+  `_amp_state.handle = handle` in a function, where `_amp_state = AmpState()` is a module-level instance.
 - **Fix**: none automatic. Give the slot an unload that sets it back to `None` (and call it when the work is
   done), or keep the model in the object that uses it. If the process is meant to keep it (a server's
   one model), say so with `# noqa: WG012` on the line reported.
@@ -63,11 +69,13 @@ def judge_kept_slots(module: ast.Module, survey: Survey, evidence_of: Callable[[
     for store in survey.slot_stores:
         if store.name in set_back or store.name in reported or isinstance(store.value, PLAIN_VALUES) or store.value is None:
             continue
-        if survey.runs_as_script and "." not in store.name:
+        if survey.runs_as_script and ("." not in store.name or store.instance_of):
             continue  # a program's globals: its own state, gone when it exits
         definition = _definition(module, survey, store)
         if definition is not None and not _empty(definition[1]):
             continue  # bound to something at import: the module's own object, replaced later (a default)
+        if store.instance_of and _set_as_built(survey, store):
+            continue  # the instance's own from construction, replaced later: a default again
         value = evidence_of().of(store.value)
         held = value if isinstance(value, Obj) else object_in_tuple(value)  # ``X = (bank, labels, classes)``
         if held is None or held.module_held:
@@ -109,13 +117,39 @@ def _restored(store: SlotStore, survey: Survey) -> bool:
     return any(id(node) in in_finally for node in stores)
 
 
+def _set_as_built(survey: Survey, store: SlotStore) -> bool:
+    """Whether the ``__init__`` of the instance's class (of this module, or a base here) sets the attribute
+    to something other than ``None``. A class of another module is not read: its instance's slot counts as
+    empty until a function fills it."""
+    info = survey.classes.get(store.instance_of)
+    attribute = store.name.rpartition(".")[2]
+    for cls in survey.lineage(info) if info is not None else []:
+        init = cls.methods.get("__init__")
+        parameters = function_parameters(init) if init is not None else []
+        for node in walk(init) if parameters else []:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) and node.value else []
+            if targets and not SlotStore.is_none(node.value) and any(  # type: ignore[attr-defined]
+                isinstance(t, ast.Attribute) and t.attr == attribute and isinstance(t.value, ast.Name) and t.value.id == parameters[0].arg
+                for t in targets
+            ):
+                return True
+    return False
+
+
+def _place(store: SlotStore) -> tuple[str, str]:
+    """How a message names the slot: a module-level name, a class attribute, or a module-level instance's."""
+    if store.instance_of:
+        return "module-level instance's", "attribute"
+    return ("class", "attribute") if "." in store.name else ("module-level", "name")
+
+
 def _definition(module: ast.Module, survey: Survey, store: SlotStore) -> Optional[tuple[ast.expr, Optional[ast.expr]]]:
     """The slot's own binding at import, ``X = None`` in the module or in the class body for ``Owner.X``: its
     target and the value it is bound to (None for a bare annotation)."""
     owner_name, _, attribute = store.name.rpartition(".")
     owner = survey.classes.get(owner_name) if owner_name else None
     if owner_name and owner is None:
-        return None  # a class of another module: its body is not read here
+        return None  # a class of another module, or an instance: no body of theirs binds the slot
     body = owner.node.body if owner is not None else module.body
     name = attribute if owner_name else store.name
     for statement in body:
@@ -136,14 +170,14 @@ def _workspace(store: SlotStore, held: Obj, definition: Optional[ast.expr]) -> F
     a workspace, as in a container, kept for the process; nobody else owns it, so nothing else is pinned."""
     where = definition if definition is not None else store.target
     line = store.target.lineno
-    place, kind = ("class", "attribute") if "." in store.name else ("module-level", "name")
+    place, kind = _place(store)
     return Finding(
         code="WG007",
         line=where.lineno,
         col=where.col_offset,
         name=store.name,
         kind=kind,
-        scope="class" if "." in store.name else "module",
+        scope="class" if place == "class" else "module",
         holds=(held.kind,),
         evidence=Proof(held.line or line, held.why),
         message=codes.container_message("WG007", kind, place, store.name, (held.kind,), f"({held.cited(line)}), set by `{store.function.name}`"),
@@ -154,19 +188,19 @@ def _workspace(store: SlotStore, held: Obj, definition: Optional[ast.expr]) -> F
 def _finding(store: SlotStore, held: Obj, definition: Optional[ast.expr]) -> Finding:
     where = definition if definition is not None else store.target
     line = store.target.lineno
-    place = "class attribute" if "." in store.name else "module-level name"
+    place, kind = _place(store)
     handed = " its caller hands it" if held.kind in (TENSOR, PARAMETER) else ""
     return Finding(
         code="WG012",
         line=where.lineno,
         col=where.col_offset,
         name=store.name,
-        kind="attribute" if "." in store.name else "name",
-        scope="class" if "." in store.name else "module",
+        kind=kind,
+        scope="class" if place == "class" else "module",
         holds=(held.kind,),
         evidence=Proof(held.line or line, held.why),
         message=(
-            f"WG012 {place} `{store.name}` keeps {describe(held.kind)}{handed} for the rest of the process: "
+            f"WG012 {place} {kind} `{store.name}` keeps {describe(held.kind)}{handed} for the rest of the process: "
             f"`{store.function.name}` sets it at line {line} ({held.cited(line)}), and nothing sets it back"
         ),
         fix_reason="set it back to None when the work that needs it is done",
