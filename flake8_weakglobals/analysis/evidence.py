@@ -843,11 +843,12 @@ class Evidence:
         callee = self._local_callee(function)
         if not isinstance(callee, FUNCTIONS) or isinstance(callee, ast.AsyncFunctionDef):
             return None
-        if callee.decorator_list:
-            # ``@lru_cache def window(n)``: the same object the undecorated function builds, but its cache
-            # keeps it, so the caller shares it rather than owning it
-            cached = len(callee.decorator_list) == 1 and any(c.function is callee and c.wrapper is None for c in self.survey.cached_functions)
-            return disowned(self._made_by(callee)) if cached else None
+        if callee.decorator_list and not (
+            len(callee.decorator_list) == 1 and any(c.function is callee and c.wrapper is None for c in self.survey.cached_functions)
+        ):
+            return None
+        # ``@lru_cache def window(n)``: the same object the undecorated function builds, made by this module;
+        # its cache keeps it too, which pins nothing of anyone else's
         return self._made_by(callee)
 
     def _made_by(self, callee: FunctionNode) -> Value:
