@@ -173,6 +173,11 @@ class Imported:
         """Whether the project class ``qualified``, used as a metaclass, keeps the instances it creates."""
         return self.context is not None and self.context.index.keeps_created_instances(self.context.absolute(qualified))
 
+    def in_a_package(self) -> bool:
+        """Whether the checked module is part of a regular package (its directory has an ``__init__.py``), so
+        other modules import it: a ``__main__`` block there is a demo or a command, not the whole module."""
+        return self.context is not None and self.context.index.in_a_regular_package(self.context.name)
+
     def instance_class(self, qualified: str) -> Optional[str]:
         """The project class (absolute) whose instance another project module binds ``qualified`` to at
         import: a module-level instance, kept for the process."""

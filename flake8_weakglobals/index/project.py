@@ -307,6 +307,14 @@ class ProjectIndex:
             return None
         return located[0].name, self._on_demand(self._stored_later, found[0], located[0].name, found[1], stored_later_by).get(located[1], [])
 
+    def in_a_regular_package(self, module: str) -> bool:
+        """Whether module ``module``'s file is part of a package with an ``__init__.py``: importable by the
+        rest of its project, whatever it also does when run as a program."""
+        if module not in self._files:
+            self._files[module] = self._find(module)
+        found = self._files[module]
+        return found is not None and (found[1] or (found[0].parent / "__init__.py").is_file())
+
     def instance_class(self, qualified: str) -> Optional[str]:
         """The project class whose instance the module-level name ``qualified`` is bound to at import
         (``summaries.module_level_instances``, read on demand), following re-exports."""

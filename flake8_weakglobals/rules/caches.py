@@ -165,7 +165,7 @@ def _keeps_what_it_builds(cached: CachedFunction, survey: Survey, evidence: Evid
     A model the module keeps anyway (``return MODEL``) and the functions of a program are not reported, but for
     an app server's cache: Streamlit runs the app as ``__main__`` on every rerun, and keeps its caches across
     them, for the server's life."""
-    if survey.runs_as_script and cached.keeps_arguments:
+    if survey.runs_as_script and cached.keeps_arguments and not survey.imported.in_a_package():
         return None
     found = _returns_framework_objects(cached.function, evidence)
     if found is None or any(isinstance(result, Obj) and result.module_held for result in _returned(cached.function, evidence)):
