@@ -164,7 +164,8 @@ def _keeps_what_it_builds(cached: CachedFunction, survey: Survey, evidence: Evid
     A workspace, as a dict the module fills itself is: no fix (a weak cache frees nothing under plain keys).
     A model the module keeps anyway (``return MODEL``) and the functions of a program are not reported, but for
     an app server's cache: Streamlit runs the app as ``__main__`` on every rerun, and keeps its caches across
-    them, for the server's life."""
+    them, for the server's life; and for a module of a regular package, which its package imports whatever its
+    ``__main__`` block does (nnUNet's ``compute_gaussian``)."""
     if survey.runs_as_script and cached.keeps_arguments and not survey.imported.in_a_package():
         return None
     found = _returns_framework_objects(cached.function, evidence)

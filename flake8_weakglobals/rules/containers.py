@@ -144,7 +144,9 @@ pin_memory=True)` on a module-level manager).*
   (the container is then not its only owner); a cached function annotated `-> Tensor` that returns
   something else (the annotation is believed). What a module builds at import (a test's parametrize table)
   is its own data and never WG007, nor are the globals of a program (a module with an `if __name__ ==
-  "__main__":` block, or one that prints or parses its arguments at import).
+  "__main__":` block, or one that prints or parses its arguments at import), nor its functions' caches
+  unless it is part of a package (whose other modules import it: its `__main__` block is a demo or a
+  command).
 """,
     "WG008": """\
 *Module-level or class-level dict whose values are modules, parameters or tensors owned elsewhere, keyed by
