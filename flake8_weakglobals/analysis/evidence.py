@@ -664,6 +664,10 @@ class Evidence:
             return Seq(element_of(self.of(arguments[0])))
         if builtin == "next" and arguments:
             return element_of(self.of(arguments[0]))
+        if builtin == "dict" and not call.args and call.keywords and all(keyword.arg for keyword in call.keywords):
+            # ``dict(region_mask=mask)``: a record, as the literal ``{"region_mask": mask}`` is
+            items = tuple(self.of(keyword.value) for keyword in call.keywords)
+            return Tup(items) if any(item is not None for item in items) else None
         if qualified == "functools.reduce" and len(arguments) >= 2 and self.names.qualify(arguments[0]) in _TENSOR_FUNCTIONS:
             # ``reduce(torch.minimum, weights)``: the operation folded over the tensors, a tensor of them
             return self._derived([element_of(self.of(arguments[1]))], call)
