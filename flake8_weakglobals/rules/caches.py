@@ -197,12 +197,14 @@ def _takes_arguments(function: FunctionNode) -> bool:
 def _returns_framework_objects(function: ast.FunctionDef | ast.AsyncFunctionDef, evidence: Evidence) -> Optional[Obj]:
     """A cached method of any class that returns tensors or modules: each result is kept under its ``self``,
     so a dataset's loaded images outlive the dataset, up to ``maxsize`` of them and, unbounded, every one.
-    The annotation says so (``-> Tensor``, ``-> tuple[Tensor, CRS]``); without one, a ``return`` of the
-    method's own whose value is one (``return torch.from_numpy(array)``, a local bound to one)."""
+    The annotation says so (``-> Tensor``, ``-> tuple[Tensor, CRS]``); without one, or with one that names
+    no framework type (``-> Optional[Dict[str, Tensor]]``: a map's values), a ``return`` of the method's own
+    whose value is one (``return torch.from_numpy(array)``, a local bound to one)."""
     if function.returns is not None:
         result = evidence.of_annotation(function.returns)
         obj = result if isinstance(result, Obj) else object_in_tuple(result)
-        return Obj(obj.kind, f"annotated `-> {text(function.returns)}`", function.lineno) if obj is not None else None
+        if obj is not None:
+            return Obj(obj.kind, f"annotated `-> {text(function.returns)}`", function.lineno)
     for statement, result in zip(own_returns(function), _returned(function, evidence)):
         obj = result if isinstance(result, Obj) else object_in_tuple(result)
         if obj is not None:
