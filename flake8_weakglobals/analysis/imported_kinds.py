@@ -178,10 +178,10 @@ class Imported:
         other modules import it: a ``__main__`` block there is a demo or a command, not the whole module."""
         return self.context is not None and self.context.index.in_a_regular_package(self.context.name)
 
-    def instance_class(self, qualified: str) -> Optional[str]:
-        """The project class (absolute) whose instance another project module binds ``qualified`` to at
-        import: a module-level instance, kept for the process."""
-        return self.context.index.instance_class(self.context.absolute(qualified)) if self.context is not None else None
+    def module_level_instance(self, qualified: str) -> Optional[tuple[str, str, int]]:
+        """Where another project module binds ``qualified`` at import to an instance of a project class, kept
+        for the process: (the class, absolute; the module; the line)."""
+        return self.context.index.module_level_instance(self.context.absolute(qualified)) if self.context is not None else None
 
     def is_class(self, qualified: str) -> bool:
         """Whether ``qualified`` names a class of another project module (through re-exports)."""

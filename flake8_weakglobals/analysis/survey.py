@@ -103,6 +103,8 @@ class SlotStore:
     #: For an attribute of a module-level instance (``_amp_state.handle = handle``): the instance's class, as
     #: named here (one of this module) or absolutely (one of another project module, whose module binds it)
     instance_of: str = ""
+    #: For an instance another module binds: where, as a message says it (```pkg._state` line 9``)
+    instance_defined: str = ""
 
     @property
     def sets_back(self) -> bool:
@@ -598,16 +600,17 @@ def _class_named(survey: Survey, expr: ast.expr) -> Optional[str]:
     return expr.id if qualified is not None and survey.imported.is_class(qualified) else None  # type: ignore[attr-defined]
 
 
-def _instance_named(survey: Survey, expr: ast.expr) -> Optional[str]:
-    """The class of the module-level instance ``expr`` names, kept for the process: one this module binds
-    (``_state = State()``), or one another project module binds, as imported here (``from ._amp_state import
-    _amp_state``, qualified)."""
+def _instance_named(survey: Survey, expr: ast.expr) -> Optional[tuple[str, str]]:
+    """The class of the module-level instance ``expr`` names, kept for the process, and where another module
+    binds it: one this module binds (``_state = State()``: no place to say), or one another project module
+    binds, as imported here (``from ._amp_state import _amp_state``: the class qualified)."""
     if not isinstance(expr, ast.Name):
         return None
     if expr.id in survey.singletons:
-        return survey.singletons[expr.id]
+        return survey.singletons[expr.id], ""
     qualified = survey.names.qualify(expr) if survey.names.is_imported(expr.id) else None
-    return survey.imported.instance_class(qualified) if qualified is not None else None
+    found = survey.imported.module_level_instance(qualified) if qualified is not None else None
+    return (found[0], f"`{found[1]}` line {found[2]}") if found is not None else None
 
 
 def instance_keeping_metaclass(survey: Survey, info: ClassInfo) -> Optional[str]:
@@ -661,7 +664,8 @@ def _settle_candidates(survey: Survey, pending: _Pending, vocabulary: Vocabulary
         instance = _instance_named(survey, target.value) if owner is None else None
         if (owner or instance) and not _bound_in(function, target.value.id):  # type: ignore[attr-defined]
             slot = f"{owner}.{target.attr}" if owner else f"{target.value.id}.{target.attr}"  # type: ignore[attr-defined]
-            survey.slot_stores.append(SlotStore(slot, target, value, function, instance_of=instance or ""))
+            of, defined = instance or ("", "")
+            survey.slot_stores.append(SlotStore(slot, target, value, function, instance_of=of, instance_defined=defined))
     for holder, attribute, callee in pending.class_body_instances:
         created = _module_class(survey, callee)
         if created is not None and created.kind is None:

@@ -161,7 +161,7 @@ class ProjectIndex:
         self._loaded: dict[Path, tuple[tuple[int, int], Optional[ModuleSummary]]] = {}
         self._emptying: dict[Path, tuple[tuple[int, int], set[str]]] = {}  # WG005's question, on demand
         self._stored_later: dict[Path, tuple[tuple[int, int], dict[str, list[tuple[str, list[str], int, str, bool]]]]] = {}  # WG011's
-        self._instances: dict[Path, tuple[tuple[int, int], dict[str, str]]] = {}  # WG012's
+        self._instances: dict[Path, tuple[tuple[int, int], dict[str, tuple[str, int]]]] = {}  # WG012's
 
     def module(self, name: str) -> Optional[ModuleSummary]:
         """The summary of module ``name``, rebuilt when its file changed since it was read (one ``stat``)."""
@@ -315,14 +315,15 @@ class ProjectIndex:
         found = self._files[module]
         return found is not None and (found[1] or (found[0].parent / "__init__.py").is_file())
 
-    def instance_class(self, qualified: str) -> Optional[str]:
-        """The project class whose instance the module-level name ``qualified`` is bound to at import
-        (``summaries.module_level_instances``, read on demand), following re-exports."""
+    def module_level_instance(self, qualified: str) -> Optional[tuple[str, str, int]]:
+        """Where the module-level name ``qualified`` is bound at import to an instance of a project class
+        (``summaries.module_level_instances``, read on demand), following re-exports: (the class, the module,
+        the line)."""
         located = self.locate(qualified)
         if located is None or (found := self._files.get(located[0].name)) is None:
             return None
-        called = self._on_demand(self._instances, found[0], located[0].name, found[1], module_level_instances).get(located[1])
-        return called if called is not None and self.is_class(called) else None
+        bound = self._on_demand(self._instances, found[0], located[0].name, found[1], module_level_instances).get(located[1])
+        return (bound[0], located[0].name, bound[1]) if bound is not None and self.is_class(bound[0]) else None
 
     def kept_parameters(self, qualified: str) -> Optional[tuple[str, list[tuple[str, str, int, int]]]]:
         """What the project class ``qualified``'s ``__init__`` stores straight from its parameters, with its module."""

@@ -216,14 +216,14 @@ def stored_later_by(tree: ast.Module, module: str, is_package: bool) -> dict[str
     return {cls.name: stored for cls in statements if isinstance(cls, ast.ClassDef) and (stored := _stored_later(cls, qualify))}
 
 
-def module_level_instances(tree: ast.Module, module: str, is_package: bool) -> dict[str, str]:
-    """The module-level names bound once, to what a call returns (``_amp_state = AmpState()``): name -> the
-    absolute name called; whoever asks decides whether that is a class of the project, whose instance the
-    module keeps for the process. Not part of the summary: only WG012 asks, about a name another module
-    stores into (``_amp_state.handle = handle``), so it is read on demand."""
+def module_level_instances(tree: ast.Module, module: str, is_package: bool) -> dict[str, tuple[str, int]]:
+    """The module-level names bound once, to what a call returns (``_amp_state = AmpState()``): name -> (the
+    absolute name called, the line); whoever asks decides whether that is a class of the project, whose
+    instance the module keeps for the process. Not part of the summary: only WG012 asks, about a name
+    another module stores into (``_amp_state.handle = handle``), so it is read on demand."""
     statements = list(_module_statements(tree.body))
     _, qualify = _qualifier(statements, module, is_package)
-    found: dict[str, str] = {}
+    found: dict[str, tuple[str, int]] = {}
     bound_again: set[str] = set()
     for statement in statements:
         targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target] if isinstance(statement, ast.AnnAssign) else []
@@ -234,8 +234,8 @@ def module_level_instances(tree: ast.Module, module: str, is_package: bool) -> d
                 bound_again.add(target.id)
             value = statement.value  # type: ignore[union-attr]
             called = qualify(value.func) if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)) else None
-            found[target.id] = called or ""
-    return {name: called for name, called in found.items() if called and name not in bound_again}
+            found[target.id] = (called or "", statement.lineno)
+    return {name: bound for name, bound in found.items() if bound[0] and name not in bound_again}
 
 
 def _stored_later(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int, str, bool]]:  # type: ignore[no-untyped-def]

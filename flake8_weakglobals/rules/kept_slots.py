@@ -143,6 +143,11 @@ def _place(store: SlotStore) -> tuple[str, str]:
     return ("class", "attribute") if "." in store.name else ("module-level", "name")
 
 
+def _defined(store: SlotStore) -> str:
+    """`` (`_amp_state` defined at `apex.amp._amp_state` line 25)`` for an instance another module binds."""
+    return f" (`{store.name.partition('.')[0]}` defined at {store.instance_defined})" if store.instance_defined else ""
+
+
 def _definition(module: ast.Module, survey: Survey, store: SlotStore) -> Optional[tuple[ast.expr, Optional[ast.expr]]]:
     """The slot's own binding at import, ``X = None`` in the module or in the class body for ``Owner.X``: its
     target and the value it is bound to (None for a bare annotation)."""
@@ -180,7 +185,9 @@ def _workspace(store: SlotStore, held: Obj, definition: Optional[ast.expr]) -> F
         scope="class" if place == "class" else "module",
         holds=(held.kind,),
         evidence=Proof(held.line or line, held.why),
-        message=codes.container_message("WG007", kind, place, store.name, (held.kind,), f"({held.cited(line)}), set by `{store.function.name}`"),
+        message=codes.container_message(
+            "WG007", kind, place, store.name, (held.kind,), f"({held.cited(line)}), set by `{store.function.name}`{_defined(store)}"
+        ),
         fix_reason=codes.WORKSPACE,
     )
 
@@ -200,7 +207,7 @@ def _finding(store: SlotStore, held: Obj, definition: Optional[ast.expr]) -> Fin
         holds=(held.kind,),
         evidence=Proof(held.line or line, held.why),
         message=(
-            f"WG012 {place} {kind} `{store.name}` keeps {describe(held.kind)}{handed} for the rest of the process: "
+            f"WG012 {place} {kind} `{store.name}`{_defined(store)} keeps {describe(held.kind)}{handed} for the rest of the process: "
             f"`{store.function.name}` sets it at line {line} ({held.cited(line)}), and nothing sets it back"
         ),
         fix_reason="set it back to None when the work that needs it is done",
