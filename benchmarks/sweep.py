@@ -186,8 +186,14 @@ def real_pins(findings: List[Finding], verdicts: List[Dict[str, Any]], misses: L
     a finding still matches it or not) and each recorded miss (``recall``'s ``found``)."""
     right = [v for v in verdicts if v["verdict"] in ("true", "intended")]
     reported = {f.matched for f in findings}
+    right_ids = {id(v) for v in right}
     # a miss that a later finding reports was judged again as that finding's verdict: one pin, counted once
-    alone = [m for m in misses if not any(v["repo"] == m["repo"] and v["path"] == m["path"] and any(names_object_or_its_state(v["name"], missed) for missed in names_recorded(m["name"])) for v in right)]
+    # (the finding may be in another file: a store into another module's instance, reported where it is made)
+    alone = [
+        m for m in misses
+        if not any(v["repo"] == m["repo"] and v["path"] == m["path"] and any(names_object_or_its_state(v["name"], missed) for missed in names_recorded(m["name"])) for v in right)
+        and not any(f.matched in right_ids and f.repo == m["repo"] and names_the_miss(f, m) for f in findings)
+    ]
     found = sum(1 for v in right if id(v) in reported) + sum(1 for miss in alone if miss["found"])
     return found, len(right) + len(alone)
 
@@ -216,7 +222,7 @@ def names_the_miss(finding: Finding, miss: Dict[str, Any]) -> bool:
     if defined is None or not f".{module_path}".endswith(f".{defined.group('module')}"):
         return False
     name = re.sub(r"\.\w+\(\)", "", finding.name)  # ``M.get_instance().x`` is ``M.x``
-    return any(same_name(name, missed) for missed in names_recorded(miss["name"]))
+    return any(names_object_or_its_state(name, missed) for missed in names_recorded(miss["name"]))
 
 
 DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")

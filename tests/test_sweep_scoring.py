@@ -62,3 +62,28 @@ def test_recall_outside_programs_leaves_out_only_the_misses_marked_as_a_programs
     library = [{**miss("rmse"), "found": True}, {**miss("cache"), "program_global": False, "found": False}]
     assert sweep.outside_programs([app_model, *library]) == library
     assert sweep.real_pins([], [], sweep.outside_programs([app_model, *library])) == (1, 2)
+
+
+STORED_ELSEWHERE = (
+    "module-level instance's attribute `region_control.prompt_image_conditioning` holds tensors it allocates "
+    "itself (...), set by `__call__` (`region_control` defined at `ip_adapter.attention_processor` line 16)"
+)
+
+
+def stored_elsewhere() -> object:
+    return sweep.Finding("InstantID/InstantID", "pipeline.py", 957, "WG007", "region_control.prompt_image_conditioning", STORED_ELSEWHERE)
+
+
+def test_a_store_into_another_modules_instance_finds_the_miss_recorded_where_the_instance_is_defined() -> None:
+    recorded = {"repo": "InstantID/InstantID", "path": "ip_adapter/attention_processor.py", "name": "region_control"}
+    assert sweep.names_the_miss(stored_elsewhere(), recorded)
+    assert not sweep.names_the_miss(stored_elsewhere(), {**recorded, "name": "region"})
+    assert not sweep.names_the_miss(stored_elsewhere(), {**recorded, "path": "ip_adapter/utils.py"})
+
+
+def test_a_pin_judged_as_a_finding_in_another_file_and_recorded_as_a_miss_counts_once() -> None:
+    found = stored_elsewhere()
+    verdict = {"repo": "InstantID/InstantID", "path": "pipeline.py", "name": found.name, "verdict": "true"}  # type: ignore[attr-defined]
+    found.matched = id(verdict)  # type: ignore[attr-defined]
+    recorded = {"repo": "InstantID/InstantID", "path": "ip_adapter/attention_processor.py", "name": "region_control", "found": True}
+    assert sweep.real_pins([found], [verdict], [recorded]) == (1, 1)  # type: ignore[list-item]
