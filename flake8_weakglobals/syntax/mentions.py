@@ -95,7 +95,8 @@ class Mentions:
     @staticmethod
     def within(lines: list[int], node: ast.stmt | ast.expr) -> bool:
         """Whether one of ``lines`` falls within a node's first (decorators included) and last lines."""
-        position = bisect.bisect_left(lines, first_line(node))
+        start = first_line(node) if getattr(node, "decorator_list", None) else node.lineno  # most nodes have none
+        position = bisect.bisect_left(lines, start)
         return position < len(lines) and lines[position] <= (node.end_lineno or node.lineno)
 
 

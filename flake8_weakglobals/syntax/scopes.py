@@ -117,8 +117,10 @@ class Scopes:
         indexed whole, once. Entering them only along that line cost a walk per question (a long class
         asked about on many lines was walked again for each), where this costs one walk per statement."""
         parent = self._parents.get(node)
+        if parent is not None:
+            return parent
         line = getattr(node, "lineno", None)
-        if parent is None and line is not None and node is not self.module:
+        if line is not None and node is not self.module:
             position = bisect.bisect_right(self._first_lines, line)
             while position > 0 and self.module.body[position - 1].end_lineno >= line:  # type: ignore[operator]
                 position -= 1  # every statement covering the line: ``a = 1; b = a; c = {}`` share one
@@ -135,7 +137,9 @@ class Scopes:
         below, child, current = None, node, self.parent(node)
         inside_function = False
         while current is not None:
-            if isinstance(current, FUNCTIONS) and child in current.body:
+            # a statement is the only child a ``def`` or a ``class`` keeps in its ``body`` (its decorators,
+            # arguments, bases and annotation are expressions): no scan of the body for it
+            if isinstance(current, FUNCTIONS) and isinstance(child, ast.stmt):
                 inside_function = True
                 yield current
             elif isinstance(current, ast.Lambda) and child is current.body:
@@ -144,7 +148,7 @@ class Scopes:
             elif isinstance(current, COMPREHENSIONS):
                 if not (child is current.generators[0] and below is current.generators[0].iter):
                     yield current
-            elif isinstance(current, ast.ClassDef) and child in current.body and not inside_function:
+            elif isinstance(current, ast.ClassDef) and isinstance(child, ast.stmt) and not inside_function:
                 yield current
             elif isinstance(current, ast.Module):
                 yield current
