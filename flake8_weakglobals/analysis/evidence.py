@@ -840,10 +840,11 @@ class Evidence:
         return holder.why if holder is not None else ""
 
     def _made_by_local_function(self, function: ast.expr) -> Value:
-        """``_load(path)``, a function of this module (undecorated, or under a cache of its own), or ``self._mask(shape)``, a method of the
-        class of ``self`` here (or of a base here), that returns a model or tensor it builds on every path
-        that returns one (``model = Net(); ...; return model``, or ``return model, msg``): the call builds it
-        too. Only what the function builds counts: what it returns of its caller's depends on the call."""
+        """``_load(path)``, a function of this module (undecorated, or under a cache of its own), or
+        ``self._mask(shape)``, a method of the class of ``self`` here (or of a base here), that returns a model
+        or tensor it builds on every path that returns one (``model = Net(); ...; return model``, or ``return
+        model, msg``): the call builds it too. Only what the function builds counts: what it returns of its
+        caller's depends on the call."""
         callee = self._local_callee(function)
         if not isinstance(callee, FUNCTIONS) or isinstance(callee, ast.AsyncFunctionDef):
             return None
