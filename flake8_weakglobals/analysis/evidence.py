@@ -301,7 +301,7 @@ class Evidence:
                 for node in self.scopes.index_parts(method, functools.partial(Mentions.within, named)):
                     if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                        if any(_is_attribute_of(target, receiver, attribute) for target in targets):
+                        if any(is_attribute_of(target, receiver, attribute) for target in targets):
                             values.append(node.value)
         return values
 
@@ -916,7 +916,7 @@ class Evidence:
                     if not isinstance(node, (ast.Assign, ast.AnnAssign)):
                         continue
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                    attribute = next((t.attr for t in targets if _is_attribute_of(t, parameters[0].arg, t.attr if isinstance(t, ast.Attribute) else "")), None)
+                    attribute = next((t.attr for t in targets if is_attribute_of(t, parameters[0].arg, t.attr if isinstance(t, ast.Attribute) else "")), None)
                     if attribute is None:
                         continue
                     value = self.of(node.value) if node.value is not None else None
@@ -1046,7 +1046,8 @@ class Evidence:
         return None
 
 
-def _is_attribute_of(target: ast.expr, receiver: str, attribute: str) -> bool:
+def is_attribute_of(target: ast.expr, receiver: str, attribute: str) -> bool:
+    """``self.model`` for receiver ``self`` and attribute ``model``."""
     return isinstance(target, ast.Attribute) and target.attr == attribute and isinstance(target.value, ast.Name) and target.value.id == receiver
 
 

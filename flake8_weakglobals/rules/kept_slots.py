@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Optional
 
-from ..analysis.evidence import Evidence, Obj
+from ..analysis.evidence import Evidence, Obj, is_attribute_of
 from ..analysis.fill_contents import object_in_tuple
 from ..analysis.framework_types import PARAMETER, TENSOR, describe
 from ..analysis.survey import PLAIN_VALUES, SlotStore, Survey
@@ -128,10 +128,7 @@ def _set_as_built(survey: Survey, store: SlotStore) -> bool:
         parameters = function_parameters(init) if init is not None else []
         for node in walk(init) if parameters else []:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) and node.value else []
-            if targets and not SlotStore.is_none(node.value) and any(  # type: ignore[attr-defined]
-                isinstance(t, ast.Attribute) and t.attr == attribute and isinstance(t.value, ast.Name) and t.value.id == parameters[0].arg
-                for t in targets
-            ):
+            if targets and not SlotStore.is_none(node.value) and any(is_attribute_of(t, parameters[0].arg, attribute) for t in targets):  # type: ignore[attr-defined]
                 return True
     return False
 
