@@ -191,11 +191,16 @@ def real_pins(findings: List[Finding], verdicts: List[Dict[str, Any]], misses: L
     # (the finding may be in another file: a store into another module's instance, reported where it is made)
     alone = [
         m for m in misses
-        if not any(v["repo"] == m["repo"] and v["path"] == m["path"] and any(names_object_or_its_state(v["name"], missed) for missed in names_recorded(m["name"])) for v in right)
+        if not any(v["repo"] == m["repo"] and v["path"] == m["path"] and (on_the_line(v, m) or any(names_object_or_its_state(v["name"], missed) for missed in names_recorded(m["name"]))) for v in right)
         and not any(f.matched in right_ids and f.repo == m["repo"] and names_the_miss(f, m) for f in findings)
     ]
     found = sum(1 for v in right if id(v) in reported) + sum(1 for miss in alone if miss["found"])
     return found, len(right) + len(alone)
+
+
+def on_the_line(verdict: Dict[str, Any], miss: Dict[str, Any]) -> bool:
+    """A verdict on the very line a miss was recorded at is about that miss, whatever each calls it."""
+    return miss.get("line") is not None and verdict.get("line") == miss["line"]
 
 
 def outside_programs(misses: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
@@ -215,8 +220,10 @@ def recall(findings: List[Finding], missed: List[Dict[str, Any]]) -> List[Dict[s
 
 
 def names_the_miss(finding: Finding, miss: Dict[str, Any]) -> bool:
+    """A finding names a miss by its container's name, or by standing on the very line the reader recorded: a
+    hook's finding names the registration (`mod.register_forward_hook(...)`) where the reader named the hook."""
     if finding.path == miss["path"]:
-        return any(names_object_or_its_state(name, missed) for name in holders_named(finding) for missed in names_recorded(miss["name"]))
+        return finding.line == miss.get("line") or any(names_object_or_its_state(name, missed) for name in holders_named(finding) for missed in names_recorded(miss["name"]))
     defined = DEFINED_AT.search(finding.message)
     module_path = miss["path"].removesuffix(".py").removesuffix("/__init__").replace("/", ".")
     if defined is None or not f".{module_path}".endswith(f".{defined.group('module')}"):

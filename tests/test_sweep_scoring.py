@@ -87,3 +87,15 @@ def test_a_pin_judged_as_a_finding_in_another_file_and_recorded_as_a_miss_counts
     found.matched = id(verdict)  # type: ignore[attr-defined]
     recorded = {"repo": "InstantID/InstantID", "path": "ip_adapter/attention_processor.py", "name": "region_control", "found": True}
     assert sweep.real_pins([found], [verdict], [recorded]) == (1, 1)  # type: ignore[list-item]
+
+
+def test_a_finding_on_the_line_a_miss_was_recorded_at_names_it_whatever_each_calls_it() -> None:
+    hook = sweep.Finding("Project-MONAI/MONAI", "monai/cam.py", 91, "WG010", "mod.register_forward_hook(self.hook(name))", "")
+    recorded = {"repo": "Project-MONAI/MONAI", "path": "monai/cam.py", "line": 91, "name": "ModelWithHooks.forward_hook", "found": True}
+    assert sweep.names_the_miss(hook, recorded)
+    assert not sweep.names_the_miss(hook, {**recorded, "line": 92})
+    assert not sweep.names_the_miss(hook, {**recorded, "path": "monai/other.py"})
+    verdict = {"repo": "Project-MONAI/MONAI", "path": "monai/cam.py", "line": 91, "name": hook.name, "verdict": "true"}  # type: ignore[attr-defined]
+    hook.matched = id(verdict)  # type: ignore[attr-defined]
+    assert sweep.real_pins([hook], [verdict], [recorded]) == (1, 1)  # type: ignore[list-item]
+    assert sweep.real_pins([hook], [verdict], [{**recorded, "line": 92, "found": False}]) == (1, 2)  # type: ignore[list-item]
