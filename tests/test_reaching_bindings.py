@@ -57,3 +57,32 @@ def test_the_binding_that_reaches_a_use(target: str) -> None:
     use = next(node for node in ast.walk(function) if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and node.targets[0].id == target)
     found = reaching_value(scopes, use.value, function)
     assert (ast.unparse(found) if found is not None else None) == EXPECTED[target]
+
+
+REBINDING = '''
+def g(a, parts):
+    x = torch.full((2, 2), 0.0)
+    x = x[None, :]
+    y = torch.zeros(2)
+    for p in parts:
+        y = y[None]
+    w = torch.zeros(2)
+    w, v = w, a
+'''
+
+
+@pytest.mark.parametrize(("name", "expected"), [("x", "torch.full((2, 2), 0.0)"), ("y", None), ("w", None)])
+def test_a_plain_assignment_reads_its_name_before_rebinding_it(name: str, expected: str | None) -> None:
+    """``x = x[None, :]`` reads the ``x`` that reached it (MInference's ``SEARCH_MASK``, sweep 14); in a loop,
+    or in an unpacking, it may be another."""
+    tree = ast.parse(REBINDING)
+    function = tree.body[0]
+    scopes = Scopes(tree)
+    rebinding = next(
+        node for node in ast.walk(function)
+        if isinstance(node, ast.Assign) and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.targets[0]))
+        and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.value))
+    )
+    read = next(n for n in ast.walk(rebinding.value) if isinstance(n, ast.Name) and n.id == name)
+    found = reaching_value(scopes, read, function)
+    assert (ast.unparse(found) if found is not None else None) == expected

@@ -275,11 +275,12 @@ def reaching_value(scopes: Scopes, name: ast.Name, scope: ast.AST) -> Optional[a
     ``x = torch.cat(x)`` then ``KEEP = x`` reads the second. The nearest earlier statement of the same
     block (or of a block around it, out through ``if``/``with``/``try`` that bind it nowhere else, never
     out of a loop) that binds the name must be a plain ``x = value``; any other binding in between
-    (nested, unpacked, augmented) or in the statement of the use itself answers None."""
+    (nested, unpacked, augmented) or in the statement of the use itself answers None, but for the value of a
+    plain ``x = x[None]``, which reads ``x`` before it binds it: the ``x`` that reached the statement."""
     statement: Optional[ast.AST] = scopes.parent(name)
     while statement is not None and not isinstance(statement, ast.stmt):
         statement = scopes.parent(statement)
-    if statement is None or _binds(statement, name.id):
+    if statement is None or (_binds(statement, name.id) and not _read_before_rebinding(statement, name)):
         return None
     while statement is not None and statement is not scope:
         holder = scopes.parent(statement)
@@ -296,6 +297,14 @@ def reaching_value(scopes: Scopes, name: ast.Name, scope: ast.AST) -> Optional[a
             return None
         statement = holder
     return None
+
+
+def _read_before_rebinding(statement: ast.AST, name: ast.Name) -> bool:
+    """``x = x[None, :]``: ``name`` is read by the value of a plain assignment to names, which binds nothing itself."""
+    return (
+        isinstance(statement, ast.Assign) and all(isinstance(target, ast.Name) for target in statement.targets)
+        and any(node is name for node in walk(statement.value)) and not _binds(statement.value, name.id)
+    )
 
 
 def _binds_besides(holder: ast.AST, block: list[ast.stmt], name: str) -> bool:
