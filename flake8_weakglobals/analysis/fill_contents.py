@@ -9,8 +9,9 @@ from ..syntax.qualified_names import Names
 from .evidence import Obj, Seq, Tup, Value
 from .recorded_uses import Fill
 
-#: Builtins whose result is a number or a string, whatever they are given
-_PLAIN_BUILTINS = frozenset(f"builtins.{name}" for name in "int float str bool len round hash repr".split())
+#: Builtins whose result is a number or a string, whatever they are given (``id(self)`` too: an address keeps
+#: nothing alive)
+_PLAIN_BUILTINS = frozenset(f"builtins.{name}" for name in "int float str bool len round hash repr id".split())
 #: Tensor methods and attributes that give numbers, sizes, dtypes or devices: nothing that holds storage
 _PLAIN_METHODS = frozenset("item numel dim element_size data_ptr size stride nelement get_device".split())
 _PLAIN_ATTRIBUTES = frozenset("shape ndim nbytes itemsize dtype device is_cuda requires_grad".split())
