@@ -344,7 +344,7 @@ class ContainerJudge:
             # nor a class attribute every instance replaces with its own
             direct += [(line, found, False) for line, found in self._annotated(uses.definitions)]
         direct += [(line, found, at_import) for line, found, at_import in self._consumed_as_tensors(uses, held, container)]
-        if self._annotation_contradicts(uses.definitions):
+        if self._annotation_contradicts(uses.definitions) or (container.keyed and self._holds_classes(uses, keys=True)):
             direct = []  # ``Set[Type[nn.Module]]`` holds classes, whatever a filling function's parameter says
         if container in (ContainerType.WEAK_MAP, ContainerType.WEAK_SET):  # a trap whatever its lifetime
             broken = [(line, found) for line, found, _ in direct if compares_by_value(found.kind)]
@@ -471,14 +471,16 @@ class ContainerJudge:
         releasing = {name for name, function in methods.items() if function in uses.removing}
         return any(function in uses.undoing or _finally_calls_own(function, releasing) for function in methods.values())
 
-    def _holds_classes(self, uses: SlotUses) -> bool:
+    def _holds_classes(self, uses: SlotUses, keys: bool = False) -> bool:
         """``{"basic": BasicBlock, ...}``: a registry whose own definition holds classes holds classes, whatever
-        a registering function's parameter is annotated as (``block_fn: nn.Module``)."""
+        a registering function's parameter is annotated as (``block_fn: nn.Module``); with ``keys``, one whose
+        definition is keyed by classes is keyed by classes (``{torch.optim.SGD: DifferentiableSGD}``, filled
+        with a parameter annotated ``optim_type: torch.optim.Optimizer``)."""
         for definition in uses.definitions:
             value = definition.value
             if isinstance(value, ast.Dict):
-                values = value.values
-            elif isinstance(value, ast.Call) and definition.constructor is not None:  # ``dict(basic=BasicBlock)``
+                values = value.keys if keys else value.values
+            elif isinstance(value, ast.Call) and definition.constructor is not None and not keys:  # ``dict(basic=BasicBlock)``
                 values = [keyword.value for keyword in value.keywords]
             else:
                 continue
