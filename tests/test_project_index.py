@@ -14,6 +14,7 @@ import pytest
 from conftest import REPO, expected_findings
 from flake8_weakglobals.frontends.check_one_file import check_file
 from flake8_weakglobals.frontends.config import Settings
+from flake8_weakglobals.index import project
 
 PROJECTS = REPO / "tests" / "fixtures" / "projects"
 CASES = sorted(path.name for path in PROJECTS.iterdir() if path.is_dir())
@@ -155,3 +156,19 @@ def test_the_codemod_refuses_a_container_another_module_uses_unsafely(tmp_path: 
     state = (project / "pkg" / "state.py").read_text()
     assert "names = _WeakIdMap()" in state and "registry = {}" in state
     assert run_program() == before  # the differential check: the program does what it did
+
+
+@pytest.mark.parametrize(
+    ("source", "package", "absolute"),
+    [
+        (".flexprefill", "minference.modules", "minference.modules.flexprefill"),
+        ("..modules.flexprefill", "minference.modules", "minference.modules.flexprefill"),
+        (".", "pkg", "pkg"),
+        ("pyro.distributions.hmm", "examples", "pyro.distributions.hmm"),
+        ("...x", "pkg", ""),
+    ],
+)
+def test_an_import_source_read_as_text_is_made_absolute_from_its_package(source: str, package: str, absolute: str) -> None:
+    """Whether a sibling imports a module (``used_by_its_package``) rests on this: pyro's ``import
+    pyro.distributions.hmm`` beside ``examples/hmm.py`` names another module."""
+    assert project._absolute_source(source, package) == absolute

@@ -173,10 +173,11 @@ class Imported:
         """Whether the project class ``qualified``, used as a metaclass, keeps the instances it creates."""
         return self.context is not None and self.context.index.keeps_created_instances(self.context.absolute(qualified))
 
-    def in_a_package(self) -> bool:
-        """Whether the checked module is part of a regular package (its directory has an ``__init__.py``), so
-        other modules import it: a ``__main__`` block there is a demo or a command, not the whole module."""
-        return self.context is not None and self.context.index.in_a_regular_package(self.context.name)
+    def used_by_its_package(self) -> bool:
+        """Whether the checked module is library code of a regular package (a package's ``__init__``, or a
+        module another module of its directory imports): a ``__main__`` block there is a demo or a command,
+        not the whole module."""
+        return self.context is not None and self.context.index.used_by_its_package(self.context.name)
 
     def module_level_instance(self, qualified: str) -> Optional[tuple[str, str, int]]:
         """Where another project module binds ``qualified`` at import to an instance of a project class, kept

@@ -148,6 +148,13 @@ class Survey:
     imported: Imported = NOWHERE
 
     @property
+    def is_a_program(self) -> bool:
+        """Run as a program, and not library code its package uses: its globals are that run's own state, gone
+        when it exits. A module its package imports is imported whatever its ``__main__`` block does (a demo,
+        a command), so its globals live as long as the process that imports it."""
+        return self.runs_as_script and not self.imported.used_by_its_package()
+
+    @property
     def has_candidates(self) -> bool:
         return bool(
             self.module_candidates or self.class_candidates or self.instance_candidates or self.cached_functions

@@ -17,6 +17,7 @@ import ast
 import hashlib
 import json
 import os
+import re
 import sys
 import tempfile
 import warnings
@@ -162,6 +163,7 @@ class ProjectIndex:
         self._emptying: dict[Path, tuple[tuple[int, int], set[str]]] = {}  # WG005's question, on demand
         self._stored_later: dict[Path, tuple[tuple[int, int], dict[str, list[tuple[str, list[str], int, str, bool]]]]] = {}  # WG011's
         self._instances: dict[Path, tuple[tuple[int, int], dict[str, tuple[str, int]]]] = {}  # WG012's
+        self._imported_beside: dict[Path, dict[str, frozenset[str]]] = {}  # directory -> file -> modules its imports name
 
     def module(self, name: str) -> Optional[ModuleSummary]:
         """The summary of module ``name``, rebuilt when its file changed since it was read (one ``stat``)."""
@@ -315,6 +317,21 @@ class ProjectIndex:
         found = self._files[module]
         return found is not None and (found[1] or (found[0].parent / "__init__.py").is_file())
 
+    def used_by_its_package(self, module: str) -> bool:
+        """Whether module ``module`` is library code of a regular package whatever its ``__main__`` block does:
+        a package's ``__init__`` (run by every import of the package), or a module that another module of its
+        own directory imports (``from .flexprefill import flexprefill_forward``). A script kept in a package
+        directory that nothing beside it imports (an example's ``train.py``) is not."""
+        if not self.in_a_regular_package(module):
+            return False
+        path, is_package = self._files[module]  # type: ignore[misc]  # found by in_a_regular_package
+        if is_package:
+            return True
+        directory, package = path.parent, module.rpartition(".")[0]
+        if directory not in self._imported_beside:
+            self._imported_beside[directory] = _modules_imported_in(directory, package)
+        return any(module in names for other, names in self._imported_beside[directory].items() if other != path.name)
+
     def module_level_instance(self, qualified: str) -> Optional[tuple[str, str, int]]:
         """Where the module-level name ``qualified`` is bound at import to an instance of a project class
         (``summaries.module_level_instances``, read on demand), following re-exports: (the class, the module,
@@ -444,6 +461,52 @@ class ModuleContext:
 
     def absolute(self, qualified: str) -> str:
         return absolute(qualified, self.name, self.is_package)
+
+
+#: An import statement's first line, read as text: ``from ..modules.flexprefill import f``, ``import a.b as c``
+_FROM_IMPORT = re.compile(rb"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t(]+([^\n#]*)", re.MULTILINE)
+_IMPORT = re.compile(rb"^[ \t]*import[ \t]+([^\n#]*)", re.MULTILINE)
+_DOTTED = re.compile(rb"[A-Za-z_][\w.]*")
+
+
+def _modules_imported_in(directory: Path, package: str) -> dict[str, frozenset[str]]:
+    """For each module file of ``directory`` (the package ``package``), the absolute names its imports may
+    name as modules (``from .flexprefill import f`` names ``package.flexprefill`` and
+    ``package.flexprefill.f``), read as text: far cheaper than parsing, and enough to tell whether a file
+    imports its sibling."""
+    found: dict[str, frozenset[str]] = {}
+    try:
+        files = [entry for entry in os.scandir(directory) if entry.name.endswith(".py") and entry.is_file()]
+    except OSError:
+        return found
+    for entry in files:
+        try:
+            text = Path(entry.path).read_bytes()
+        except OSError:
+            continue
+        names: set[str] = set()
+        for source, imported in _FROM_IMPORT.findall(text):
+            base = _absolute_source(source.decode(), package)
+            if base:
+                names.add(base)
+                names.update(f"{base}.{name.decode()}" for name in _DOTTED.findall(imported))
+        for imported in _IMPORT.findall(text):
+            names.update(name.decode() for name in _DOTTED.findall(imported))
+        found[entry.name] = frozenset(names)
+    return found
+
+
+def _absolute_source(source: str, package: str) -> str:
+    """``..modules.x`` from the package ``pkg.modules`` is ``pkg.modules.x``; an absolute source is itself."""
+    level = len(source) - len(source.lstrip("."))
+    if not level:
+        return source
+    parts = package.split(".") if package else []
+    if level - 1 > len(parts):
+        return ""
+    head = parts[: len(parts) - (level - 1)]
+    rest = source[level:]
+    return ".".join([*head, rest] if rest else head)
 
 
 def _top_levels(roots: list[Path]) -> frozenset[str]:

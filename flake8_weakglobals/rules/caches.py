@@ -164,9 +164,9 @@ def _keeps_what_it_builds(cached: CachedFunction, survey: Survey, evidence: Evid
     A workspace, as a dict the module fills itself is: no fix (a weak cache frees nothing under plain keys).
     A model the module keeps anyway (``return MODEL``) and the functions of a program are not reported, but for
     an app server's cache: Streamlit runs the app as ``__main__`` on every rerun, and keeps its caches across
-    them, for the server's life; and for a module of a regular package, which its package imports whatever its
-    ``__main__`` block does (nnUNet's ``compute_gaussian``)."""
-    if survey.runs_as_script and cached.keeps_arguments and not survey.imported.in_a_package():
+    them, for the server's life; and for a module its package uses (``Survey.is_a_program``), imported whatever
+    its ``__main__`` block does (nnUNet's ``compute_gaussian``)."""
+    if survey.is_a_program and cached.keeps_arguments:
         return None
     found = _returns_framework_objects(cached.function, evidence)
     if found is None or any(isinstance(result, Obj) and result.module_held for result in _returned(cached.function, evidence)):

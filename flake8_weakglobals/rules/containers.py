@@ -144,9 +144,9 @@ pin_memory=True)` on a module-level manager).*
   (the container is then not its only owner); a cached function annotated `-> Tensor` that returns
   something else (the annotation is believed). What a module builds at import (a test's parametrize table)
   is its own data and never WG007, nor are the globals of a program (a module with an `if __name__ ==
-  "__main__":` block, or one that prints or parses its arguments at import), nor its functions' caches
-  unless it is part of a package (whose other modules import it: its `__main__` block is a demo or a
-  command).
+  "__main__":` block, or one that prints or parses its arguments at import) and its functions' caches,
+  unless its package uses it (a package's `__init__`, or a module another module of its directory imports:
+  its `__main__` block is then a demo or a command).
 """,
     "WG008": """\
 *Module-level or class-level dict whose values are modules, parameters or tensors owned elsewhere, keyed by
@@ -380,7 +380,7 @@ class ContainerJudge:
         workspace = [(line, found) for line, found, at_import in direct if _made_here(found) and not at_import]
         if container.keyed:  # ``_W[(n, device)] = torch.zeros(n)``: a workspace kept under plain keys
             workspace += [(h.fill.line, found) for h in held if not h.fill.at_import and (found := h.stored_object) is not None and _made_here(found)]
-        if workspace and not (self.survey.runs_as_script and uses.slot.where == "module"):
+        if workspace and not (self.survey.is_a_program and uses.slot.where == "module"):
             return "WG007", workspace  # a program's own globals go when it exits
         # keyed by addresses, holding only numbers and strings: nothing is kept alive (a stale hit is no pin)
         by_id = [(h.fill.line, h.object) for h in held if h.fill.id_key and h.object and not h.object.module_held]

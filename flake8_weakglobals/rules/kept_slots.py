@@ -69,7 +69,7 @@ def judge_kept_slots(module: ast.Module, survey: Survey, evidence_of: Callable[[
     for store in survey.slot_stores:
         if store.name in set_back or store.name in reported or isinstance(store.value, PLAIN_VALUES) or store.value is None:
             continue
-        if survey.runs_as_script and ("." not in store.name or store.instance_of):
+        if survey.is_a_program and ("." not in store.name or store.instance_of):
             continue  # a program's globals: its own state, gone when it exits
         definition = _definition(module, survey, store)
         if definition is not None and not _empty(definition[1]):
