@@ -412,15 +412,13 @@ PLAIN_VALUES = (ast.Constant, ast.JoinedStr, ast.Compare, ast.BoolOp)
 
 
 def _is_self_attribute(target: ast.AST, function: Optional[FunctionNode], owner: Optional[ClassInfo], survey: Survey) -> bool:
+    # most targets are plain names: answered before the function's parameters are looked at
+    if type(target) is not ast.Attribute or type(target.value) is not ast.Name:  # type: ignore[attr-defined]
+        return False
     if function is None or owner is None or function in survey.unbound_methods:
         return False
     parameters = function_parameters(function)
-    return (
-        isinstance(target, ast.Attribute)
-        and isinstance(target.value, ast.Name)
-        and bool(parameters)
-        and target.value.id == parameters[0].arg
-    )
+    return bool(parameters) and target.value.id == parameters[0].arg  # type: ignore[attr-defined]
 
 
 def _bound_in(function: FunctionNode, name: str) -> bool:
