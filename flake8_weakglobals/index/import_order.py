@@ -6,23 +6,17 @@ The project index answers a module's questions forward only, from the summaries 
 summary. Over torch in path order, that was 115 of the 280 modules summarised, a tenth of the whole run.
 Checking importers first leaves only the modules on import cycles to be parsed twice.
 
-Who imports whom is read from each file's text, on the lines that start with ``import`` or ``from`` (and the
-parenthesised names of ``from pkg import (...)`` on the lines after: over torch, a submodule imported that
-way was the largest module parsed twice): a scan over bytes already in the page cache, not a parse. It only
-orders the work: a name it misreads (an import inside a string, a backslash continuation it does not see)
-costs at most a parse, never a finding.
+Who imports whom is read from each file's text (``import_lines``; the parenthesised names of ``from pkg
+import (...)`` count: over torch, a submodule imported that way was the largest module parsed twice), not
+parsed. It only orders the work: a name it misreads costs at most a parse, never a finding.
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Optional, Sequence
 
+from .import_lines import import_statements
 from .project import context_for
-from .summaries import absolute
-
-_IMPORT_WORD = re.compile(r"import[ \t(\\]")  # a literal first, which ``re`` skips ahead to
-_IMPORT_LINE = re.compile(r"[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import(?:[ \t]*\(([^)]*)|[ \t\\]+([\w, \t]*))|import[ \t]+([\w., \t]+))")
 
 
 def importers_first(paths: Sequence[Path]) -> list[int]:
@@ -49,19 +43,10 @@ def _imported(path: Path, module: tuple[str, bool], names: dict[str, int], resol
         return []  # the check reports it
     own = names.get(module[0])
     found: dict[int, None] = {}
-    for match in _IMPORT_WORD.finditer(text):
-        line = _IMPORT_LINE.match(text, text.rfind("\n", 0, match.start()) + 1)
-        if line is None:
-            continue
-        source, enclosed, inline, plain = line.groups()
-        members = enclosed if enclosed is not None else inline
-        if plain is not None:
-            targets = [_position(part.split()[0], names, resolved) for part in plain.split(",") if part.strip()]
-        else:
-            base = absolute(source, *module)
-            within = _position(base, names, resolved)
-            # ``from a import b`` imports ``a.b`` if that is a module of the run, else only ``a``
-            targets = [within, *(names.get(f"{base}.{member.split()[0]}", within) for member in members.split(",") if member.strip())]
+    for base, members in import_statements(text, *module):
+        within = _position(base, names, resolved)
+        # ``from a import b`` imports ``a.b`` if that is a module of the run, else only ``a``
+        targets = [within, *(names.get(f"{base}.{member}", within) for member in members or ())]
         for target in targets:
             if target is not None and target != own:
                 found[target] = None

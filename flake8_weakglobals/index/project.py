@@ -17,7 +17,6 @@ import ast
 import hashlib
 import json
 import os
-import re
 import sys
 import tempfile
 import warnings
@@ -28,6 +27,7 @@ from typing import Callable, Iterator, Optional, TypeVar
 
 from ..source import parse_once
 from . import summaries
+from .import_lines import import_statements
 from .summaries import ModuleSummary, absolute, emptied_by, module_level_instances, stored_later_by, summarize
 
 #: Entries are valid only for the summariser that wrote them: its own source is part of the key.
@@ -463,17 +463,11 @@ class ModuleContext:
         return absolute(qualified, self.name, self.is_package)
 
 
-#: An import statement's first line, read as text: ``from ..modules.flexprefill import f``, ``import a.b as c``
-_FROM_IMPORT = re.compile(rb"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t(]+([^\n#]*)", re.MULTILINE)
-_IMPORT = re.compile(rb"^[ \t]*import[ \t]+([^\n#]*)", re.MULTILINE)
-_DOTTED = re.compile(rb"[A-Za-z_][\w.]*")
-
-
 def _modules_imported_in(directory: Path, package: str) -> dict[str, frozenset[str]]:
     """For each module file of ``directory`` (the package ``package``), the absolute names its imports may
     name as modules (``from .flexprefill import f`` names ``package.flexprefill`` and
-    ``package.flexprefill.f``), read as text: far cheaper than parsing, and enough to tell whether a file
-    imports its sibling."""
+    ``package.flexprefill.f``), read from its text (``import_lines``): enough to tell whether a file imports
+    its sibling."""
     found: dict[str, frozenset[str]] = {}
     try:
         files = [entry for entry in os.scandir(directory) if entry.name.endswith(".py") and entry.is_file()]
@@ -481,32 +475,16 @@ def _modules_imported_in(directory: Path, package: str) -> dict[str, frozenset[s
         return found
     for entry in files:
         try:
-            text = Path(entry.path).read_bytes()
+            text = Path(entry.path).read_bytes().decode("utf-8", errors="replace")
         except OSError:
             continue
+        stem = entry.name[: -len(".py")]
         names: set[str] = set()
-        for source, imported in _FROM_IMPORT.findall(text):
-            base = _absolute_source(source.decode(), package)
-            if base:
-                names.add(base)
-                names.update(f"{base}.{name.decode()}" for name in _DOTTED.findall(imported))
-        for imported in _IMPORT.findall(text):
-            names.update(name.decode() for name in _DOTTED.findall(imported))
+        for base, members in import_statements(text, f"{package}.{stem}" if package else stem, False):
+            names.add(base)
+            names.update(f"{base}.{member}" for member in members or ())
         found[entry.name] = frozenset(names)
     return found
-
-
-def _absolute_source(source: str, package: str) -> str:
-    """``..modules.x`` from the package ``pkg.modules`` is ``pkg.modules.x``; an absolute source is itself."""
-    level = len(source) - len(source.lstrip("."))
-    if not level:
-        return source
-    parts = package.split(".") if package else []
-    if level - 1 > len(parts):
-        return ""
-    head = parts[: len(parts) - (level - 1)]
-    rest = source[level:]
-    return ".".join([*head, rest] if rest else head)
 
 
 def _top_levels(roots: list[Path]) -> frozenset[str]:
