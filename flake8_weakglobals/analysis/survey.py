@@ -16,7 +16,7 @@ from typing import Callable, Iterator, Optional
 from ..index.summaries import KEEPING_METHODS, keeps_created_instances, wraps_a_cache
 from ..syntax.container_expressions import ContainerType, classify, root_name
 from ..syntax.qualified_names import Names, base_class
-from ..syntax.scopes import COMPOUND, FunctionNode, function_parameters, nested_blocks, walk
+from ..syntax.scopes import COMPOUND, FunctionNode, attributes_set_back, function_parameters, nested_blocks, walk
 from .framework_types import Vocabulary
 from .imported_kinds import CACHE_DECORATORS, NOWHERE, Imported, ImportedContainer, ImportedKeeper
 
@@ -638,6 +638,21 @@ def instance_keeping_metaclass(survey: Survey, info: ClassInfo) -> Optional[str]
     return None
 
 
+def _let_go_by_the_class(survey: Survey, holder: ClassInfo, attribute: str) -> bool:
+    """Whether a method of ``holder`` or of its bases deletes the class attribute or sets it back to None
+    (``del cls.tables`` in a test's ``tearDownClass``, beside ``cls.tables = Tables()`` in ``setUpClass``):
+    the instance lives as long as the class's own lifecycle lets it, not for the process, as WG011 and WG012
+    leave alone what is set back."""
+    lineage = list(survey.lineage(holder))
+    names = {cls.node.name for cls in lineage}
+    for method in (method for cls in lineage for method in cls.methods.values()):
+        parameters = function_parameters(method)
+        own = {parameters[0].arg} if parameters and method in survey.class_methods else set()  # ``self.X = None`` shadows
+        if attribute in attributes_set_back(method.body, lambda target: isinstance(target, ast.Name) and target.id in names | own):
+            return True
+    return False
+
+
 def _settle_candidates(survey: Survey, pending: _Pending, vocabulary: Vocabulary) -> None:
     for class_name, attribute in pending.class_placeholders:  # ``X = None`` in a class, ``cls.X = {}`` later
         if attribute in pending.attributes_given_containers:
@@ -662,7 +677,7 @@ def _settle_candidates(survey: Survey, pending: _Pending, vocabulary: Vocabulary
             callee = callee.value  # ``cls._instance = cls.__new__(cls)``
         holder = cls or _module_class(survey, target.value)
         created = cls if cls is not None and ast.dump(callee) == ast.dump(target.value) else _module_class(survey, callee)
-        if holder is not None and created is not None and created.kind is None:
+        if holder is not None and created is not None and created.kind is None and not _let_go_by_the_class(survey, holder, target.attr):
             survey.singletons[f"{holder.name}.{target.attr}"] = created.name  # lives as long as the class
     for target, value, function in pending.named_attribute_stores:
         owner = _class_named(survey, target.value)
@@ -673,7 +688,7 @@ def _settle_candidates(survey: Survey, pending: _Pending, vocabulary: Vocabulary
             survey.slot_stores.append(SlotStore(slot, target, value, function, instance_of=of, instance_defined=defined))
     for holder, attribute, callee in pending.class_body_instances:
         created = _module_class(survey, callee)
-        if created is not None and created.kind is None:
+        if created is not None and created.kind is None and not _let_go_by_the_class(survey, holder, attribute):
             survey.singletons[f"{holder.name}.{attribute}"] = created.name
     for owner in {owner.name: owner for owner, _, _ in pending.self_containers}.values():
         metaclass = instance_keeping_metaclass(survey, owner)
