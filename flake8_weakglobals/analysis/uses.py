@@ -446,12 +446,12 @@ class UseClassifier:
         if isinstance(subscript.ctx, ast.Del):
             uses.removals.append(line)
         value = getattr(statement, "value", None) if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
-        fill = self._keyed_fill(key, value, line, "`X[key] = value`", uses)
+        fills = self._keyed_fills(key, value, line, "`X[key] = value`", uses)
         if isinstance(subscript.ctx, ast.Store):
-            uses.fills.append(fill)
+            uses.fills += fills
         elif isinstance(subscript.ctx, ast.Load):
-            stored = Member(fill.member.expr, "item", self._stored_into(subscript))
-            uses.subscript_reads.append(Fill(stored, line, "`X[key]` on a defaultdict", fill.id_key))
+            stored_into = self._stored_into(subscript)
+            uses.subscript_reads += [Fill(Member(fill.member.expr, "item", stored_into), line, "`X[key]` on a defaultdict", fill.id_key) for fill in fills]
         self._key(key, uses)
 
     def _stored_into(self, entry: ast.Subscript) -> Optional[ast.expr]:
@@ -495,9 +495,9 @@ class UseClassifier:
             uses.views_kept.append((line, f"`{text(call)}`"))
         if method == "setdefault" and arguments:
             value = arguments[1] if len(arguments) > 1 else None
-            uses.fills.append(self._keyed_fill(arguments[0], value, line, "`X.setdefault(...)`", uses))
+            uses.fills += self._keyed_fills(arguments[0], value, line, "`X.setdefault(...)`", uses)
         elif method == "__setitem__" and len(arguments) == 2:  # ``X[k] = v`` spelled as a call, as a lambda must
-            uses.fills.append(self._keyed_fill(arguments[0], arguments[1], line, "`X.__setitem__(key, value)`", uses))
+            uses.fills += self._keyed_fills(arguments[0], arguments[1], line, "`X.__setitem__(key, value)`", uses)
         elif method == "update":
             members = [member for argument in arguments for member in _update_members(argument, self.survey.names)]
             uses.fills.extend(Fill(member, line, "`X.update(...)`") for member in members)
@@ -564,44 +564,47 @@ class UseClassifier:
             return parent.iter is call
         return isinstance(parent, ast.Call) and parent.args[:1] == [call] and self.survey.names.qualify(parent.func) in READING_CALLS
 
-    def _keyed_fill(self, key: ast.expr, value: Optional[ast.expr], line: int, how: str, uses: SlotUses) -> Fill:
+    def _keyed_fills(self, key: ast.expr, value: Optional[ast.expr], line: int, how: str, uses: SlotUses) -> list[Fill]:
+        """What a keyed fill stores under ``key``: one fill, or, for a key made of addresses, one per object
+        whose address it holds (``(id(combine), id(layer))``: the rule asks of each what it is)."""
         inner = id_argument(key, self.survey.names)
         if inner is not None:
-            return Fill(Member(inner, "item", value), line, how.replace("key", "id(key)"), id_key=True)
-        address = self._address_in(key, depth=3)
-        if address is None:
-            return Fill(Member(key, "item", value), line, how)
-        obj, spelled, compound = address
-        if compound:  # ``(t.data_ptr(), tuple(t.shape))``, ``(id(x), n)``: an address inside a tuple
+            return [Fill(Member(inner, "item", value), line, how.replace("key", "id(key)"), id_key=True)]
+        addresses = self._addresses_in(key, depth=3)
+        if not addresses:
+            return [Fill(Member(key, "item", value), line, how)]
+        if any(compound for _, _, compound in addresses):  # ``(t.data_ptr(), tuple(t.shape))``, ``(id(x), n)``: an address inside a tuple
             uses.blockers.append((line, f"it is keyed by `{text(key)}`, a tuple holding an address, which no weak map can key by its object"))
-            return Fill(Member(obj, "item", value), line, how.replace("key", f"({spelled}, ...)"), id_key=True)
+            return [Fill(Member(obj, "item", value), line, how.replace("key", f"({spelled}, ...)"), id_key=True) for obj, spelled, _ in addresses]
+        ((obj, spelled, _),) = addresses
         if spelled == "key.data_ptr()":  # an address like id(), but shared by every view of the storage
             uses.blockers.append((line, f"it is keyed by `{text(key)}`, which every view of the storage shares"))
-        return Fill(Member(obj, "item", value), line, how.replace("key", spelled), id_key=True)
+        return [Fill(Member(obj, "item", value), line, how.replace("key", spelled), id_key=True)]
 
-    def _address_in(self, key: ast.expr, depth: int) -> Optional[tuple[ast.expr, str, bool]]:
-        """``(x, spelling, compound)`` when ``key`` is made of an object's address: ``id(x)``, ``x.data_ptr()``,
-        ``int(...)`` of one, a tuple holding one, a local bound to one, or what a function of this module
-        returns from one of its arguments (``_engine_key(qdata)`` returning ``(qdata.data_ptr(), ...)``)."""
+    def _addresses_in(self, key: ast.expr, depth: int) -> list[tuple[ast.expr, str, bool]]:
+        """``(x, spelling, compound)`` for each object whose address ``key`` is made of: ``id(x)``,
+        ``x.data_ptr()``, ``int(...)`` of one, the addresses a tuple holds, a local bound to one, or what a
+        function of this module returns from one of its arguments (``_engine_key(qdata)`` returning
+        ``(qdata.data_ptr(), ...)``)."""
         if depth < 0:
-            return None
+            return []
         if (inner := id_argument(key, self.survey.names)) is not None:
-            return inner, "id(key)", False
+            return [(inner, "id(key)", False)]
         if (pointer := data_pointer_of(key)) is not None:
-            return pointer, "key.data_ptr()", False
+            return [(pointer, "key.data_ptr()", False)]
         if isinstance(key, ast.Call) and len(key.args) == 1 and self.survey.names.qualify(key.func) == "builtins.int":
-            return self._address_in(key.args[0], depth)
+            return self._addresses_in(key.args[0], depth)
         if isinstance(key, ast.Tuple):
-            found = next((address for element in key.elts if (address := self._address_in(element, depth - 1))), None)
-            return (found[0], found[1], True) if found is not None else None
+            return [(obj, spelled, True) for element in key.elts for obj, spelled, _ in self._addresses_in(element, depth - 1)]
         if isinstance(key, ast.Name):
             resolved = self.scopes.resolve(key.id, key)
             if resolved is not None and isinstance(resolved[0], FUNCTIONS) and len(resolved[1]) == 1 and resolved[1][0].how == "value":
-                return self._address_in(resolved[1][0].node, depth - 1)  # type: ignore[arg-type]
-            return None
+                return self._addresses_in(resolved[1][0].node, depth - 1)  # type: ignore[arg-type]
+            return []
         if isinstance(key, ast.Call) and isinstance(key.func, ast.Name) and not key.keywords:
-            return self._returned_address(key, depth - 1)
-        return None
+            returned = self._returned_address(key, depth - 1)
+            return [returned] if returned is not None else []
+        return []
 
     def _returned_address(self, call: ast.Call, depth: int) -> Optional[tuple[ast.expr, str, bool]]:
         """What ``call`` of a module-level function makes an address of, when every ``return`` of that
@@ -610,7 +613,7 @@ class UseClassifier:
         if function is None or self.scopes.resolve(call.func.id, call) is None:  # type: ignore[attr-defined]
             return None
         returned = [node.value for node in walk(function) if isinstance(node, ast.Return) and node.value is not None]
-        found = [self._address_in(value, depth) for value in returned]
+        found = [addresses[0] if (addresses := self._addresses_in(value, depth)) else None for value in returned]
         if not found or any(item is None for item in found) or len({item[1] for item in found}) != 1:  # type: ignore[index]
             return None
         obj, spelled, _ = found[0]  # type: ignore[misc]
