@@ -10,7 +10,7 @@ import functools
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Optional, Union
 
-from ..index.summaries import MODEL_WORDS, TENSOR_ONLY_METHODS, TYPE_VARIABLES, named, parameters_kept, prepared_in_a_chain, treated_as_modules, treated_as_tensors
+from ..index.summaries import MODEL_WORDS, MODULE_METHODS_RETURNING_SELF, TENSOR_ONLY_METHODS, TYPE_VARIABLES, named, parameters_kept, prepared_in_a_chain, treated_as_modules, treated_as_tensors
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns, reaching_value, walk
@@ -182,10 +182,6 @@ _TENSOR_SEQUENCE_FUNCTIONS = frozenset(
 #: ``torch.cat(feature_banks)`` of tensors owned elsewhere is the caller's own tensor
 _COPYING_FUNCTIONS = frozenset(f"torch.{name}" for name in "cat concat concatenate stack hstack vstack".split())
 _TENSOR_ATTRIBUTES = frozenset("T mT H mH data grad real imag".split())
-#: ``nn.Module``'s methods that return the module itself (``model = Net().to(device).eval()``)
-_MODULE_METHODS_RETURNING_SELF = frozenset(
-    "to cuda cpu xpu ipu mtia eval train half float double bfloat16 type apply share_memory requires_grad_ to_empty".split()
-)
 
 
 def _in_place(method: str) -> bool:
@@ -448,7 +444,7 @@ class Evidence:
             found = self.of(reaching) if reaching is not None else None
         if found is None and isinstance(scope, FUNCTIONS):
             if all(binding.how == "value" for binding in bindings):
-                found = self._prepared_as_model(scope, name.id)
+                found = self.prepared_as_model(scope, name.id)
             if found is None and all(binding.how in ("value", "element") for binding in bindings):
                 found = self._tensor_by_use(scope, name.id, built=all(binding.how == "value" for binding in bindings))
         return found if found is not None else self._narrowed(name, scope)
@@ -474,10 +470,11 @@ class Evidence:
             self._bound[key] = found
         return found
 
-    def _prepared_as_model(self, function: FunctionNode, name: str) -> Optional[Obj]:
+    def prepared_as_model(self, function: FunctionNode, name: str) -> Optional[Obj]:
         """``model = registry.build(cfg)``, then ``model.load_state_dict(sd)`` and ``model.eval().to(device)``:
-        a local the function loads from calls nothing here can type, and treats as a module. It is the
-        function's own, as what a constructor builds is (a container it goes into is its keeper)."""
+        a name the function binds from calls nothing here can type (a local, or a global it declares), and
+        treats as a module. It is the function's own, as what a constructor builds is (a container it goes
+        into is its keeper)."""
         used = self._modules_by_use(function).get(name)
         return Obj(MODULE, f"`{name}.{used[0]}()` is called", used[1], owned=True, built=True) if used else None
 
@@ -646,7 +643,7 @@ class Evidence:
             if not isinstance(function, ast.Attribute):
                 return None
             receiver = self.of(function.value)
-            if isinstance(receiver, Obj) and receiver.kind == MODULE and function.attr in _MODULE_METHODS_RETURNING_SELF:
+            if isinstance(receiver, Obj) and receiver.kind == MODULE and function.attr in MODULE_METHODS_RETURNING_SELF:
                 return receiver  # ``Net().cuda()``, ``model.eval()``: the same module
             if receiver is None and (method := prepared_in_a_chain(call)) is not None:  # ``Attention(...).to(d).eval()``
                 return Obj(MODULE, f"`{text(call)}` prepares a model (`.{method}()`)", call.lineno, owned=True, built=True)

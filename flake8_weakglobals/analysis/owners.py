@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional
 
 from ..index.project import ModuleContext
-from ..index.summaries import defines_value_equality
+from ..index.summaries import MODULE_METHODS_RETURNING_SELF, defines_value_equality
 from ..syntax.container_expressions import Member
 from ..syntax.mentions import Mentions
 from ..syntax.scopes import COMPREHENSIONS, FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, walk
@@ -53,10 +53,6 @@ _KEEPING_CONSTRUCTORS = frozenset({
     "torch.nn.Sequential", "torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.ParameterList", "torch.nn.ParameterDict",
     "builtins.list", "builtins.tuple", "builtins.dict",
 })
-#: ``nn.Module`` methods that convert the module in place and return it.
-_SELF_RETURNING_MODULE_METHODS = frozenset(
-    "to half float double bfloat16 cpu cuda xpu type train eval requires_grad_ apply share_memory to_empty".split()
-)
 #: Methods that return a part of their receiver, never a new object.
 _PART_METHODS = frozenset({"get_submodule", "get_parameter", "get_buffer"})
 _RETURNED = "returned to the caller"
@@ -675,7 +671,7 @@ class Owners:
         assignment = self.scopes.parent(bound)
         value = assignment.value if isinstance(assignment, ast.Assign) and assignment.targets == [bound] else None
         return (
-            isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _SELF_RETURNING_MODULE_METHODS
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in MODULE_METHODS_RETURNING_SELF
             and isinstance(value.func.value, ast.Name) and value.func.value.id == bound.id
         )
 

@@ -361,6 +361,11 @@ MODULE_ONLY_METHODS = frozenset(
 #: cast (``to(device)``, ``half()``). Each alone has other owners (an evaluator's ``eval()``, an optimizer's
 #: ``load_state_dict``, a tensor's ``to``); a receiver that gets two of them, one a mode or a state, is a model.
 MODEL_PREPARATIONS = frozenset({"eval", "load_state_dict"})
+#: ``nn.Module``'s methods that convert the module in place and return it (``model = Net().to(device).eval()``):
+#: along a chain of them, each call's receiver is the object the chain starts from.
+MODULE_METHODS_RETURNING_SELF = frozenset(
+    "to cuda cpu xpu ipu mtia eval train half float double bfloat16 type apply share_memory requires_grad_ to_empty".split()
+)
 _MOVES = frozenset("to cuda cpu half float double bfloat16".split())
 #: The methods whose absence from a function's text spares reading it for modules known by use (a move
 #: alone shows nothing)
@@ -381,7 +386,7 @@ def treated_as_modules(function: ast.AST, receiver: Callable[[ast.expr], Optiona
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _READ_CALLS):
             continue
         method = node.func.attr
-        name = receiver(node.func.value)
+        name = receiver(chain_start(node.func.value))
         if name is None or name in found or (method == "eval" and (node.args or node.keywords)):
             continue
         if method in MODULE_ONLY_METHODS:
@@ -394,6 +399,14 @@ def treated_as_modules(function: ast.AST, receiver: Callable[[ast.expr], Optiona
         if name not in found and name in prepared and len(called) > 1:
             found[name] = prepared[name]
     return found
+
+
+def chain_start(expr: ast.expr) -> ast.expr:
+    """What a chain of in-place conversions starts from: ``model`` for ``model.to(device).eval()``, whose
+    every call returns the module it is called on."""
+    while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in MODULE_METHODS_RETURNING_SELF:
+        expr = expr.func.value
+    return expr
 
 
 def prepared_in_a_chain(call: ast.Call) -> Optional[str]:

@@ -77,6 +77,8 @@ def judge_kept_slots(module: ast.Module, survey: Survey, evidence_of: Callable[[
         if store.instance_of and _set_as_built(survey, store):
             continue  # the instance's own from construction, replaced later: a default again
         value = evidence_of().of(store.value)
+        if value is None and "." not in store.name:  # ``global model; model = make(cfg); model.to(device).eval()``
+            value = evidence_of().prepared_as_model(store.function, store.name)
         held = value if isinstance(value, Obj) else object_in_tuple(value)  # ``X = (bank, labels, classes)``
         if held is None or held.module_held:
             continue
