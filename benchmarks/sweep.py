@@ -191,7 +191,7 @@ def real_pins(findings: List[Finding], verdicts: List[Dict[str, Any]], misses: L
     # (the finding may be in another file: a store into another module's instance, reported where it is made)
     alone = [
         m for m in misses
-        if not any(v["repo"] == m["repo"] and v["path"] == m["path"] and (on_the_line(v, m) or any(names_object_or_its_state(v["name"], missed) for missed in names_recorded(m["name"]))) for v in right)
+        if not any(v["repo"] == m["repo"] and v["path"] == m["path"] and (on_the_line(v, m) or any(names_object_or_its_state(name, missed) for name in [v["name"], *hooks_registered(v["name"])] for missed in names_recorded(m["name"]))) for v in right)
         and not any(f.matched in right_ids and f.repo == m["repo"] and names_the_miss(f, m) for f in findings)
     ]
     found = sum(1 for v in right if id(v) in reported) + sum(1 for miss in alone if miss["found"])
@@ -254,7 +254,16 @@ def holders_named(finding: Finding) -> List[str]:
     """The container a finding names, then the other instances' containers its message lists
     (``rmse.preds`` ... ``(also `exp_rmspe.preds`)``)."""
     also = ALSO_HELD.search(finding.message)
-    return [finding.name] + (re.findall(r"`([^`]+)`", also.group("names")) if also else [])
+    return [finding.name, *hooks_registered(finding.name)] + (re.findall(r"`([^`]+)`", also.group("names")) if also else [])
+
+
+def hooks_registered(name: str) -> List[str]:
+    """The hook a registration names (WG010 names ``layer.register_forward_hook(_capture)``, where a reader
+    records the hook, ``_capture``)."""
+    return REGISTERED_HOOK.findall(name)
+
+
+REGISTERED_HOOK = re.compile(r"\bregister_\w*hook\(\s*(?:functools\.)?(?:partial\(\s*)?(?!lambda\b)([A-Za-z_][\w.]*)")
 
 
 def names_object_or_its_state(name: str, missed: str) -> bool:

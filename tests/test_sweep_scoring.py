@@ -99,3 +99,17 @@ def test_a_finding_on_the_line_a_miss_was_recorded_at_names_it_whatever_each_cal
     hook.matched = id(verdict)  # type: ignore[attr-defined]
     assert sweep.real_pins([hook], [verdict], [recorded]) == (1, 1)  # type: ignore[list-item]
     assert sweep.real_pins([hook], [verdict], [{**recorded, "line": 92, "found": False}]) == (1, 2)  # type: ignore[list-item]
+
+
+def test_a_registration_names_the_hook_it_registers_wherever_the_reader_recorded_it() -> None:
+    """WG010 stands on ``mod.register_forward_hook(_capture)``; a reader records the hook, ``_capture``, on
+    its ``def`` line: the verdict and the miss are one pin, found once (sweep 11: xDiT's flux2 adapter)."""
+    name = "transformer.single_stream_modulation.register_forward_hook(_capture_single_mod)"
+    hook = sweep.Finding("xdit-project/xDiT", "flux2.py", 297, "WG010", name, "")
+    recorded = {"repo": "xdit-project/xDiT", "path": "flux2.py", "line": 294, "name": "_capture_single_mod", "found": False}
+    assert sweep.names_the_miss(hook, recorded)
+    assert not sweep.names_the_miss(hook, {**recorded, "name": "_capture"})
+    verdict = {"repo": "xdit-project/xDiT", "path": "flux2.py", "line": 297, "name": name, "verdict": "true"}
+    hook.matched = id(verdict)  # type: ignore[attr-defined]
+    assert sweep.real_pins([hook], [verdict], [recorded]) == (1, 1)  # type: ignore[list-item]
+    assert sweep.hooks_registered("x.register_hook(lambda grad: grad)") == []
