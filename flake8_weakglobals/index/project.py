@@ -192,7 +192,7 @@ class ProjectIndex:
             for path, is_package in ((base / "__init__.py", True), (base.with_name(base.name + ".py"), False)):
                 if path.is_file():
                     return path, is_package
-        if self.package or top in _OWN_TOPS.setdefault(tuple(self.roots), _top_levels(self.roots)):
+        if self.package or top in _own_tops(self.roots):
             return None
         return installed_module(name)
 
@@ -507,6 +507,14 @@ def _top_levels(roots: list[Path]) -> frozenset[str]:
 
 
 _OWN_TOPS: dict[tuple[Path, ...], frozenset[str]] = {}
+
+
+def _own_tops(roots: list[Path]) -> frozenset[str]:
+    """``_top_levels`` of ``roots``, listed once per process: every import the project does not define asks."""
+    key = tuple(roots)
+    if key not in _OWN_TOPS:
+        _OWN_TOPS[key] = _top_levels(roots)
+    return _OWN_TOPS[key]
 _INSTALLED: dict[str, Optional[tuple[Path, bool]]] = {}
 _MAX_INSTALLED_MODULES = 512  # per process: a check reaching into a huge distribution stays bounded
 
