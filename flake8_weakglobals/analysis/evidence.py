@@ -887,13 +887,15 @@ class Evidence:
             return Obj(found.kind, f"returned by `{callee.name}`, {found.why}", found.line, owned=True, holds=found.holds)
         return None
 
-    def holding(self, info: ClassInfo) -> Optional[str]:
+    def holding(self, info: ClassInfo, any_method: bool = False) -> Optional[str]:
         """Why instances of this module's class ``info`` hold framework objects, when it has no framework
         base of its own: its ``__init__`` (or a local base's) stores one in an attribute (``self.model =
         model`` with ``model: nn.Module``, ``self.buffer = torch.zeros(...)``); whatever keeps such an
-        instance alive keeps those alive. Not for a class with value equality (``__eq__``/``__hash__``):
-        containers keyed by its instances merge equal ones, which a fix by identity would not."""
-        key = (info.node, "<holding>")
+        instance alive keeps those alive. With ``any_method``, a store by any of its methods counts too
+        (``def set_up(self): self.module = nn.Sequential(...)``): a cache keyed by the instance keeps it
+        whenever the store ran. Not for a class with value equality (``__eq__``/``__hash__``): containers
+        keyed by its instances merge equal ones, which a fix by identity would not."""
+        key = (info.node, "<holding after set-up>" if any_method else "<holding>")
         if key in self._held:
             return self._held[key]
         self._held[key] = None  # a class that stores an instance of itself ends here
@@ -906,38 +908,54 @@ class Evidence:
                     found = f"`{info.name}` holds {describe(field_found[1].kind)} (field `{field_found[0]}`, line {field_found[1].line})"
                     break
                 init = cls.methods.get("__init__")
-                parameters = function_parameters(init) if init is not None else []
-                if not parameters:
-                    continue
-                for node in walk(init):  # type: ignore[arg-type]
-                    if not isinstance(node, (ast.Assign, ast.AnnAssign)):
-                        continue
-                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                    attribute = next((t.attr for t in targets if is_attribute_of(t, parameters[0].arg, t.attr if isinstance(t, ast.Attribute) else "")), None)
-                    if attribute is None:
-                        continue
-                    value = self.of(node.value) if node.value is not None else None
-                    held = value if isinstance(value, Obj) else element_of(value)
-                    if not isinstance(held, Obj) and isinstance(node, ast.AnnAssign):
-                        held = self._annotated_instance(node.annotation)
-                    if isinstance(held, Obj):
-                        found = f"`{info.name}` holds {describe(held.kind)} (`self.{attribute}`, line {node.lineno})"
-                        break
+                methods = [init] if init is not None else []
+                if any_method:
+                    methods += [m for m in cls.methods.values() if m is not init and m not in self.survey.unbound_methods and m not in self.survey.class_methods]
+                found = next((stored for method in methods if (stored := self._stored_on_self(info, method)) is not None), None)
                 if found is not None:
                     break
-            found = found or self._held_by_an_imported_base(info, lineage)
+            found = found or self._held_by_an_imported_base(info, lineage, any_method)
         self._held[key] = found
         return found
 
-    def _held_by_an_imported_base(self, info: ClassInfo, lineage: list[ClassInfo]) -> Optional[str]:
+    def _stored_on_self(self, info: ClassInfo, method: FunctionNode) -> Optional[str]:
+        """Why ``method`` makes an instance of ``info`` hold a framework object: the first store on its
+        receiver of one (``self.model = model`` with ``model: nn.Module``)."""
+        parameters = function_parameters(method)
+        if not parameters:
+            return None
+        for node in walk(method):  # type: ignore[arg-type]
+            if not isinstance(node, (ast.Assign, ast.AnnAssign)):
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            attribute = next((t.attr for t in targets if is_attribute_of(t, parameters[0].arg, t.attr if isinstance(t, ast.Attribute) else "")), None)
+            if attribute is None:
+                continue
+            value = self.of(node.value) if node.value is not None else None
+            held = value if isinstance(value, Obj) else element_of(value)
+            if not isinstance(held, Obj) and isinstance(node, ast.AnnAssign):
+                held = self._annotated_instance(node.annotation)
+            if isinstance(held, Obj):
+                return f"`{info.name}` holds {describe(held.kind)} (`self.{attribute}`, line {node.lineno})"
+        return None
+
+    def _held_by_an_imported_base(self, info: ClassInfo, lineage: list[ClassInfo], any_method: bool = False) -> Optional[str]:
         """A base from another project module whose ``__init__`` stores a framework object (nanotron's
-        ``OptimizerFromGradientAccumulator(InheritFromOtherOptimizer)``, whose base keeps the optimizer)."""
+        ``OptimizerFromGradientAccumulator(InheritFromOtherOptimizer)``, whose base keeps the optimizer), or
+        with ``any_method`` one of its other methods (``summaries.stored_later_by``)."""
         for cls in lineage:
             for base in cls.node.bases:
                 qualified = self.names.qualify(base) if self._local_class(base) is None else None
                 holder = self.survey.imported.holder(qualified) if qualified else None
                 if holder is not None:
                     return f"`{info.name}` derives from `{text(base)}`: {holder.why}"
+                stored = self.survey.imported.stored_later(qualified) if qualified and any_method else []
+                if stored:
+                    first = stored[0]
+                    return (
+                        f"`{info.name}` derives from `{text(base)}`, whose `{first.method}` sets `self.{first.attribute}` "
+                        f"to {describe(first.kind)} (`{first.module}` line {first.line})"
+                    )
         return None
 
     def is_record(self, info: ClassInfo) -> bool:

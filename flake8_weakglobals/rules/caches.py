@@ -22,8 +22,8 @@ DOCS: dict[str, str] = {
     "WG006": """\
 *`functools.lru_cache` / `functools.cache` (also `lru_cache(None)`, `lru_cache()`, stacked under other
 decorators) on a function that takes modules or tensors (or objects holding them), or on a method of an
-`nn.Module` subclass, an optimizer, a scheduler, or a class whose instances hold modules or tensors, or on
-a method of any class that returns tensors or modules (annotated `-> Tensor`, `-> tuple[Tensor, str]`, or
+`nn.Module` subclass, an optimizer, a scheduler, or a class whose instances hold modules or tensors (stored
+by `__init__`, or by any of its methods, a `set_up()` that builds the model), or on a method of any class that returns tensors or modules (annotated `-> Tensor`, `-> tuple[Tensor, str]`, or
 unannotated and returning one it makes, `return torch.from_numpy(array)`); also a decorator that caches by hand, filling a container of its own closure with the calls of what it decorates.*
 
 - **Why it matters**: the cache is a process-wide dict with strong keys: every `self` (every module) or
@@ -84,7 +84,7 @@ def judge_cache(cached: CachedFunction, survey: Survey, evidence: Evidence) -> O
     found: Optional[Obj] = None
     if bound and owner is not None and owner.kind:
         found = Obj(owner.kind, f"`self` is a `{owner.name}`, a subclass of `{owner.framework_base}`", function.lineno)
-    elif bound and owner is not None and (held := evidence.holding(owner)) is not None:
+    elif bound and owner is not None and (held := evidence.holding(owner, any_method=True)) is not None:  # the cache keeps ``self``
         found = Obj(owner.name, f"`self` is a `{owner.name}`", function.lineno, holds=held)
     receives_self_or_cls = bound or function in survey.class_methods
     skipped = 1 if receives_self_or_cls else 0
