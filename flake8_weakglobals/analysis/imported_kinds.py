@@ -57,6 +57,7 @@ class ImportedStore:
     line: int
     kind: str
     handed: bool  # what its caller hands it (a parameter annotated so), else what it builds or loads
+    filled: bool = False  # put into a container on the instance (``self.buffer[key] = torch.empty(n)``), not stored as it
 
 
 class Imported:
@@ -141,10 +142,10 @@ class Imported:
             return []
         module, stores = located
         found = []
-        for attribute, names, line, method, handed in stores:
+        for attribute, names, line, method, handed, filled in stores:
             kind = next((k for name in names if (k := self._made_by(name)) is not None), None)
             if kind is not None:
-                found.append(ImportedStore(module, absolute.rpartition(".")[2], method, attribute, line, kind, handed))
+                found.append(ImportedStore(module, absolute.rpartition(".")[2], method, attribute, line, kind, handed, filled))
         return found
 
     def _made_by(self, name: str) -> Optional[str]:

@@ -161,7 +161,7 @@ class ProjectIndex:
         self._files: dict[str, Optional[tuple[Path, bool]]] = {}  # module -> (file, is a package), or None
         self._loaded: dict[Path, tuple[tuple[int, int], Optional[ModuleSummary]]] = {}
         self._emptying: dict[Path, tuple[tuple[int, int], set[str]]] = {}  # WG005's question, on demand
-        self._stored_later: dict[Path, tuple[tuple[int, int], dict[str, list[tuple[str, list[str], int, str, bool]]]]] = {}  # WG011's
+        self._stored_later: dict[Path, tuple[tuple[int, int], dict[str, list[tuple[str, list[str], int, str, bool, bool]]]]] = {}  # WG011's and WG007's
         self._instances: dict[Path, tuple[tuple[int, int], dict[str, tuple[str, int]]]] = {}  # WG012's
         self._imported_beside: dict[Path, dict[str, frozenset[str]]] = {}  # directory -> file -> modules its imports name
 
@@ -301,9 +301,10 @@ class ProjectIndex:
             return None
         return located[0].name, located[0].holdings.get(located[1], [])
 
-    def stored_later(self, qualified: str) -> Optional[tuple[str, list[tuple[str, list[str], int, str, bool]]]]:
-        """What the project class ``qualified``'s methods other than ``__init__`` store on its instances and
-        never set back (``summaries.stored_later_by``, read on demand), with its module."""
+    def stored_later(self, qualified: str) -> Optional[tuple[str, list[tuple[str, list[str], int, str, bool, bool]]]]:
+        """What the project class ``qualified``'s methods other than ``__init__`` store on its instances, or
+        into their containers, and never set back (``summaries.stored_later_by``, read on demand), with its
+        module."""
         located = self.locate(qualified)
         if located is None or located[1] not in located[0].classes or (found := self._files.get(located[0].name)) is None:
             return None

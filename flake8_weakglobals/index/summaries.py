@@ -203,14 +203,16 @@ def _holdings(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int]]:  
     return [(attribute, names, line) for attribute, names, line, _ in _stores_on_self(init, qualify)] if init is not None else []
 
 
-def stored_later_by(tree: ast.Module, module: str, is_package: bool) -> dict[str, list[tuple[str, list[str], int, str, bool]]]:
+def stored_later_by(tree: ast.Module, module: str, is_package: bool) -> dict[str, list[tuple[str, list[str], int, str, bool, bool]]]:
     """What the instance methods of each class of a module, other than ``__init__``, store on ``self`` (as
-    ``ModuleSummary.holdings`` says it) and the class never sets back (``= None`` or ``del`` outside
+    ``ModuleSummary.holdings`` says it), or put into a container on ``self`` from a call
+    (``self.buffer[key] = torch.empty(n)``), and the class never sets back (``= None`` or ``del`` outside
     ``__init__``): class -> [(attribute, names, line, the method, whether the names are a parameter's
-    annotation: what its caller hands it)], the first store of each attribute. An instance kept for the
-    process keeps them after the work that needed them. Not part of the summary: only WG011 asks, about the
-    classes of instances another module keeps, so it is read on demand (every method of every class of every
-    summarised module cost a fifth more summarising over torch)."""
+    annotation: what its caller hands it, whether it fills a container)], the first store of each
+    attribute. An instance kept for the process keeps them after the work that needed them. Not part of the
+    summary: only WG011 and WG007 ask, about the classes of instances another module keeps, so it is read on
+    demand (every method of every class of every summarised module cost a fifth more summarising over
+    torch)."""
     statements = list(_module_statements(tree.body))
     _, qualify = _qualifier(statements, module, is_package)
     return {cls.name: stored for cls in statements if isinstance(cls, ast.ClassDef) and (stored := _stored_later(cls, qualify))}
@@ -238,7 +240,7 @@ def module_level_instances(tree: ast.Module, module: str, is_package: bool) -> d
     return {name: bound for name, bound in found.items() if bound[0] and name not in bound_again}
 
 
-def _stored_later(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int, str, bool]]:  # type: ignore[no-untyped-def]
+def _stored_later(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int, str, bool, bool]]:  # type: ignore[no-untyped-def]
     """``stored_later_by`` for one class. Static and class methods have no instance; what ``__init__``
     stores is the instance's own, handed over as it is built."""
     methods = [s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name != "__init__"]
@@ -247,13 +249,45 @@ def _stored_later(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int,
     for method in instance_methods:
         receiver = method.args.args[0].arg
         released |= attributes_set_back(method.body, lambda target, me=receiver: isinstance(target, ast.Name) and target.id == me)  # type: ignore[misc]
-    found: dict[str, tuple[str, list[str], int, str, bool]] = {}
+    # a container the class also takes elements out of (``self._num_samples.pop(module)``) holds them while
+    # a piece of work runs, not for the process
+    emptied = {
+        target.attr for method in instance_methods for node in walk(method)
+        if isinstance(target := _emptied(node), ast.Attribute) and getattr(target.value, "id", None) == method.args.args[0].arg
+    }
+    found: dict[str, tuple[str, list[str], int, str, bool, bool]] = {}
     for method in instance_methods:
-        for attribute, names, line, how in _stores_on_self(method, qualify):
+        for attribute, names, line, how in [*_stores_on_self(method, qualify), *_fills_on_self(method, qualify)]:
             # an annotation alone (``self._hooks: List[Hook] = []``) says what a container will hold, not that it is kept
-            if attribute not in released and attribute not in found and how != "annotation":
-                found[attribute] = (attribute, names, line, method.name, how == "parameter")
+            if attribute not in released and attribute not in found and how != "annotation" and not (how == "fill" and attribute in emptied):
+                found[attribute] = (attribute, names, line, method.name, how == "parameter", how == "fill")
     return list(found.values())
+
+
+#: How a container on ``self`` takes a new element, and which argument it is: ``append(x)``, ``insert(i, x)``.
+_FILLING_METHODS = {"append": 0, "add": 0, "appendleft": 0, "insert": 1, "setdefault": 1}
+
+
+def _fills_on_self(method: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> list[tuple[str, list[str], int, str]]:  # type: ignore[no-untyped-def]
+    """What ``method`` puts into a container on its receiver straight from a call, as far as the callee's
+    name says (``self.buffer[(name, dtype)] = torch.empty(n)``, ``self.pool.append(torch.zeros(n))``):
+    (attribute, absolute names, line, ``fill``), in the shape ``_stores_on_self`` answers."""
+    receiver = method.args.args[0].arg
+    found = []
+    for node in every_statement(method.body):
+        element: Optional[ast.expr] = None
+        container: Optional[ast.expr] = None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
+            container, element = node.targets[0].value, node.value
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute):
+            position = _FILLING_METHODS.get(node.value.func.attr)
+            if position is not None and len(node.value.args) > position:
+                container, element = node.value.func.value, node.value.args[position]
+        if not (isinstance(container, ast.Attribute) and getattr(container.value, "id", None) == receiver and isinstance(element, ast.Call)):
+            continue
+        if (name := qualify(element.func)) is not None:
+            found.append((container.attr, [name], node.lineno, "fill"))
+    return found
 
 
 def _decorator_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
@@ -674,16 +708,21 @@ def emptied_by(tree: ast.Module, module: str, is_package: bool) -> set[str]:
             names.add_import(statement, module_level=True)
     found = set()
     for node in walk(tree):
-        target = None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _EMPTYING:
-            target = node.func.value
-        elif isinstance(node, ast.Delete):
-            target = next((t.value for t in node.targets if isinstance(t, ast.Subscript)), None)
+        target = _emptied(node)
         if isinstance(target, (ast.Name, ast.Attribute)):
             qualified = names.qualify(target) or local.qualify(target)
             if qualified and not qualified.startswith("builtins."):
                 found.add(absolute(qualified, module, is_package))
     return found
+
+
+def _emptied(node: ast.AST) -> Optional[ast.expr]:
+    """The container ``node`` takes elements out of: ``X`` of ``X.pop(k)``, ``X.clear()``, ``del X[k]``."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _EMPTYING:
+        return node.func.value
+    if isinstance(node, ast.Delete):
+        return next((t.value for t in node.targets if isinstance(t, ast.Subscript)), None)
+    return None
 
 
 def _module_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:

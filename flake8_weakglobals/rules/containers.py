@@ -122,7 +122,9 @@ allocates itself while the program runs, for the rest of the process; also a
 module-level name or class attribute, empty at import, that a function sets to a tensor it builds and
 nothing sets back (`global _window; _window = torch.hann_window(n)`), and a long-lived instance's attribute
 that one of its methods sets to a tensor it builds (`def setup_buffer(self, n): self.buffer = torch.empty(n,
-pin_memory=True)` on a module-level manager).*
+pin_memory=True)` on a module-level manager), and a container on a long-lived instance of another project
+module's class that its methods fill with tensors they allocate (`_BUFFER = GlobalMemoryBuffer()`, whose
+`get_tensor` does `self.buffer[key] = torch.empty(n)`; reported at the call that makes the instance).*
 
 - **Why it matters**: the process keeps every object it ever made there: a workspace per size and device, a
   mel filterbank or a window per device (often on the GPU), a model a loader function cached by name.

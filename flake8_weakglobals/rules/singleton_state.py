@@ -19,7 +19,8 @@ a store through the singleton's name in another module, or a release there, is n
 
 A module-level instance of another project module's class is judged here from that class's summary
 (``index/summaries.stored_later_by``, read on demand): what its own methods store on ``self`` after
-``__init__`` and never set back, known by name. The finding is on the call that makes the instance.
+``__init__`` and never set back, known by name, and the containers on ``self`` they fill with tensors they
+allocate (WG007, a workspace). The finding is on the call that makes the instance.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ import ast
 from typing import Callable, Iterator, Optional
 
 from ..analysis.evidence import Evidence, Obj, text
+from ..analysis.imported_kinds import ImportedStore
 from ..analysis.framework_types import PARAMETER, TENSOR, describe
 from ..analysis.survey import PLAIN_VALUES, ClassInfo, Survey, instance_keeping_metaclass
 from ..syntax.scopes import COMPOUND, FUNCTIONS, FunctionNode, attributes_set_back, every_statement, function_parameters, module_level, walk
@@ -125,6 +127,10 @@ def _kept_by_imported_classes(module: ast.Module, survey: Survey) -> list[Findin
             if store.attribute in released:
                 continue
             where = f"`{store.module}` line {store.line}"
+            if store.filled:
+                if not store.handed and store.kind in (TENSOR, PARAMETER):
+                    found.append(_imported_workspace(holder, call, store, where))
+                continue
             found.append(Finding(
                 code="WG011",
                 line=call.lineno,
@@ -142,6 +148,28 @@ def _kept_by_imported_classes(module: ast.Module, survey: Survey) -> list[Findin
                 fix_reason="set it back to None when the work that needs it is done, or hold it weakly",
             ))
     return found
+
+
+def _imported_workspace(holder: str, call: ast.expr, store: ImportedStore, where: str) -> Finding:
+    """WG007 at the call that makes a long-lived instance of another module's class whose method fills a
+    container on the instance with tensors it allocates (Megatron's ``_GLOBAL_MEMORY_BUFFER =
+    GlobalMemoryBuffer()``, whose ``get_tensor`` does ``self.buffer[(name, dtype)] = torch.empty(...)``): a
+    workspace kept for the process, as the same class's instance in its own module is."""
+    name = f"{holder}.{store.attribute}"
+    return Finding(
+        code="WG007",
+        line=call.lineno,
+        col=call.col_offset,
+        name=name,
+        kind="container",
+        scope="instance",
+        holds=(store.kind,),
+        evidence=Proof(call.lineno, f"`{store.cls}.{store.method}` fills `self.{store.attribute}` ({where})"),
+        message=codes.container_message(
+            "WG007", "container", "module-level instance's", name, (store.kind,), f"(`{store.cls}.{store.method}` fills it, {where})"
+        ),
+        fix_reason=codes.WORKSPACE,
+    )
 
 
 def _used_at_import(module: ast.Module) -> set[str]:
