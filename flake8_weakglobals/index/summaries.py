@@ -249,15 +249,16 @@ def _stored_later(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int,
     for method in instance_methods:
         receiver = method.args.args[0].arg
         released |= attributes_set_back(method.body, lambda target, me=receiver: isinstance(target, ast.Name) and target.id == me)  # type: ignore[misc]
+    fills = {method: _fills_on_self(method, qualify) for method in instance_methods}
     # a container the class also takes elements out of (``self._num_samples.pop(module)``) holds them while
-    # a piece of work runs, not for the process
+    # a piece of work runs, not for the process (read only for a class that fills one: most fill none)
     emptied = {
         target.attr for method in instance_methods for node in walk(method)
         if isinstance(target := _emptied(node), ast.Attribute) and getattr(target.value, "id", None) == method.args.args[0].arg
-    }
+    } if any(fills.values()) else set()
     found: dict[str, tuple[str, list[str], int, str, bool, bool]] = {}
     for method in instance_methods:
-        for attribute, names, line, how in [*_stores_on_self(method, qualify), *_fills_on_self(method, qualify)]:
+        for attribute, names, line, how in [*_stores_on_self(method, qualify), *fills[method]]:
             # an annotation alone (``self._hooks: List[Hook] = []``) says what a container will hold, not that it is kept
             if attribute not in released and attribute not in found and how != "annotation" and not (how == "fill" and attribute in emptied):
                 found[attribute] = (attribute, names, line, method.name, how == "parameter", how == "fill")
@@ -420,7 +421,7 @@ def treated_as_modules(function: ast.AST, receiver: Callable[[ast.expr], Optiona
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _READ_CALLS):
             continue
         method = node.func.attr
-        name = receiver(chain_start(node.func.value))
+        name = receiver(_chain_start(node.func.value))
         if name is None or name in found or (method == "eval" and (node.args or node.keywords)):
             continue
         if method in MODULE_ONLY_METHODS:
@@ -435,7 +436,7 @@ def treated_as_modules(function: ast.AST, receiver: Callable[[ast.expr], Optiona
     return found
 
 
-def chain_start(expr: ast.expr) -> ast.expr:
+def _chain_start(expr: ast.expr) -> ast.expr:
     """What a chain of in-place conversions starts from: ``model`` for ``model.to(device).eval()``, whose
     every call returns the module it is called on."""
     while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in MODULE_METHODS_RETURNING_SELF:
