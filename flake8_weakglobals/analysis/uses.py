@@ -567,9 +567,6 @@ class UseClassifier:
     def _keyed_fills(self, key: ast.expr, value: Optional[ast.expr], line: int, how: str, uses: SlotUses) -> list[Fill]:
         """What a keyed fill stores under ``key``: one fill, or, for a key made of addresses, one per object
         whose address it holds (``(id(combine), id(layer))``: the rule asks of each what it is)."""
-        inner = id_argument(key, self.survey.names)
-        if inner is not None:
-            return [Fill(Member(inner, "item", value), line, how.replace("key", "id(key)"), id_key=True)]
         addresses = self._addresses_in(key, depth=3)
         if not addresses:
             return [Fill(Member(key, "item", value), line, how)]

@@ -265,10 +265,6 @@ def _stored_later(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int,
     return list(found.values())
 
 
-#: How a container on ``self`` takes a new element, and which argument it is: ``append(x)``, ``insert(i, x)``.
-_FILLING_METHODS = {"append": 0, "add": 0, "appendleft": 0, "insert": 1, "setdefault": 1}
-
-
 def _fills_on_self(method: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> list[tuple[str, list[str], int, str]]:  # type: ignore[no-untyped-def]
     """What ``method`` puts into a container on its receiver straight from a call, as far as the callee's
     name says (``self.buffer[(name, dtype)] = torch.empty(n)``, ``self.pool.append(torch.zeros(n))``):
@@ -281,7 +277,7 @@ def _fills_on_self(method: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> l
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
             container, element = node.targets[0].value, node.value
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute):
-            position = _FILLING_METHODS.get(node.value.func.attr)
+            position = _ELEMENT_ARGUMENT.get(node.value.func.attr)
             if position is not None and len(node.value.args) > position:
                 container, element = node.value.func.value, node.value.args[position]
         if not (isinstance(container, ast.Attribute) and getattr(container.value, "id", None) == receiver and isinstance(element, ast.Call)):
@@ -541,6 +537,9 @@ def _instance_types(annotation: ast.expr, qualify) -> list[str]:  # type: ignore
 
 #: Calls that put their arguments into the container they are called on.
 KEEPING_METHODS = frozenset({"append", "add", "setdefault", "insert", "appendleft", "extend"})
+#: Which of their arguments is the one element they put in, for those that take one (``insert(i, x)``;
+#: ``extend`` takes an iterable of them).
+_ELEMENT_ARGUMENT = {"append": 0, "add": 0, "appendleft": 0, "insert": 1, "setdefault": 1}
 
 
 def _summarize_keepers(summary: ModuleSummary, statements: list[ast.stmt], names: Names, qualify, mentions: Mentions) -> None:  # type: ignore[no-untyped-def]
