@@ -341,6 +341,8 @@ class ContainerJudge:
             for h in held if not h.fill.id_key and (found := h.object or h.in_tuple)
         ]
         filled_only_at_import = bool(held) and all(h.fill.at_import for h in held)  # the module's own table
+        if filled_only_at_import and self.survey.is_a_program and uses.slot.where == "module":
+            return None  # a program's top-level loop collecting its results: that run's own data, gone at exit
         if not self._rebound_by_every_instance(uses.slot) and not filled_only_at_import and not shows_its_use and not self._used_nowhere(uses.slot):
             # the annotation says what callers will put there; it describes no table the module fills itself,
             # nor a class attribute every instance replaces with its own
