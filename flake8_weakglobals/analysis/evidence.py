@@ -13,7 +13,7 @@ from typing import Callable, Iterable, Optional, Union
 from ..index.summaries import MODEL_WORDS, MODULE_METHODS_RETURNING_SELF, TENSOR_ONLY_METHODS, TYPE_VARIABLES, named, parameters_kept, prepared_in_a_chain, treated_as_modules, treated_as_tensors
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names
-from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns, reaching_value, walk
+from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns, reaching_value, returned_function, walk
 from .framework_types import BOUND_METHOD, EXCEPTION, ITERATION_METHODS, MODULE, MODULE_METHODS, PARAMETER, TENSOR, Vocabulary, describe, tensor_valued
 from .survey import ClassInfo, SlotStore, Survey
 
@@ -1000,6 +1000,8 @@ class Evidence:
     # --- parameters --------------------------------------------------------------------------------
 
     def _of_parameter(self, function: FunctionNode | ast.Lambda, parameter: ast.arg) -> Value:
+        if self.survey.class_decorators and function_parameters(function)[0] is parameter and self._decorates_only_classes(function):
+            return None  # it receives each class it decorates, whatever its annotation says
         annotated = self.of_annotation(parameter.annotation)
         if annotated is not None:
             if not isinstance(annotated, Obj):
@@ -1025,6 +1027,26 @@ class Evidence:
         if used:
             return Obj(MODULE, f"`{parameter.arg}.{used[0]}()` is called", used[1])
         return self._tensor_by_use(function, parameter.arg) if isinstance(function, FUNCTIONS) else None
+
+    def _decorates_only_classes(self, function: FunctionNode | ast.Lambda) -> bool:
+        """``@register`` above class definitions and nowhere else in the module, or ``@register(...)`` where
+        ``register`` returns ``function``: what ``function`` receives is the class it decorates. A registry
+        such a decorator fills holds classes (``subgraph: torch.nn.Module`` annotates a class there)."""
+        if isinstance(function, ast.Lambda):
+            return False
+        factory = self.scopes.parent(function)
+        made = isinstance(factory, FUNCTIONS) and returned_function(factory) is function  # type: ignore[arg-type]
+        named = factory if made else function
+        if named.name not in self.survey.class_decorators or self.survey.functions.get(named.name) is not named:  # type: ignore[union-attr]
+            return False
+        for use in self.mentions_of(named.name):  # type: ignore[union-attr]
+            decorator = self.scopes.parent(use) if made else use
+            if made and not (isinstance(decorator, ast.Call) and decorator.func is use):
+                return False
+            decorated = self.scopes.parent(decorator)  # type: ignore[arg-type]
+            if not (isinstance(decorated, ast.ClassDef) and any(decorator is d for d in decorated.decorator_list)):
+                return False
+        return True
 
     def _seen_by_a_module_hook(self, function: FunctionNode | ast.Lambda, parameter: ast.arg, position: int, hook: Hook) -> Value:
         """What a module hook is handed after the module: the forward's output (the last parameter of a

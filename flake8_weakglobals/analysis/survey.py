@@ -123,6 +123,8 @@ class Survey:
     method_owner: dict[ast.AST, ClassInfo] = field(default_factory=dict)
     unbound_methods: set[ast.AST] = field(default_factory=set)  # static and class methods: no ``self``
     class_methods: set[ast.AST] = field(default_factory=set)
+    #: Names used as class decorators, or called to make one: ``@register`` or ``@register(...)`` above a ``class``
+    class_decorators: set[str] = field(default_factory=set)
     module_candidates: set[str] = field(default_factory=set)
     class_candidates: dict[str, set[str]] = field(default_factory=dict)
     instance_candidates: dict[str, set[str]] = field(default_factory=dict)
@@ -264,6 +266,10 @@ def _visit(
             info = ClassInfo(statement, prefix + statement.name)  # type: ignore[arg-type,attr-defined]
             survey.classes.setdefault(info.qualname, info)
             survey.class_of_node[statement] = info  # type: ignore[index]
+            for decorator in statement.decorator_list:  # type: ignore[attr-defined]
+                named = decorator.func if type(decorator) is ast.Call else decorator
+                if type(named) is ast.Name:
+                    survey.class_decorators.add(named.id)  # type: ignore[attr-defined]
             if at_module:
                 survey.names.add_module_name(statement.name)  # type: ignore[attr-defined]
             _visit(survey, pending, statement.body, owner=info, function=None, prefix=f"{info.qualname}.")
