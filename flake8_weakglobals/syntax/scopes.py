@@ -274,9 +274,10 @@ def reaching_value(scopes: Scopes, name: ast.Name, scope: ast.AST) -> Optional[a
     """The value of the one assignment that reaches ``name`` in straight-line code: ``x = [...]`` then
     ``x = torch.cat(x)`` then ``KEEP = x`` reads the second. The nearest earlier statement of the same
     block (or of a block around it, out through ``if``/``with``/``try`` that bind it nowhere else, never
-    out of a loop) that binds the name must be a plain ``x = value``; any other binding in between
-    (nested, unpacked, augmented) or in the statement of the use itself answers None, but for the value of a
-    plain ``x = x[None]``, which reads ``x`` before it binds it: the ``x`` that reached the statement."""
+    out of a loop) that binds the name must be a plain ``x = value``, or a ``with`` block whose body ends
+    with one (its body always runs); any other binding in between (nested, unpacked, augmented) or in the
+    statement of the use itself answers None, but for the value of a plain ``x = x[None]``, which reads
+    ``x`` before it binds it: the ``x`` that reached the statement."""
     statement: Optional[ast.AST] = scopes.parent(name)
     while statement is not None and not isinstance(statement, ast.stmt):
         statement = scopes.parent(statement)
@@ -288,14 +289,29 @@ def reaching_value(scopes: Scopes, name: ast.Name, scope: ast.AST) -> Optional[a
         if block is None:
             return None
         position = next(i for i, s in enumerate(block) if s is statement)
-        for earlier in reversed(block[:position]):
-            if isinstance(earlier, ast.Assign) and len(earlier.targets) == 1 and isinstance(earlier.targets[0], ast.Name) and earlier.targets[0].id == name.id:
-                return earlier.value if not _binds(earlier.value, name.id) else None
-            if _binds(earlier, name.id):
-                return None
+        found = _last_plain_binding(block[:position], name.id)
+        if found is not None:
+            return found or None
         if holder is scope or not isinstance(holder, _STRAIGHT) or _binds_besides(holder, block, name.id):
             return None
         statement = holder
+    return None
+
+
+def _last_plain_binding(statements: list[ast.stmt], name: str) -> Optional[ast.expr | bool]:
+    """The value of the last statement of ``statements`` that binds ``name``, if it is a plain ``name =
+    value``, looking into a ``with`` block, whose body always runs (``with torch.no_grad(): x = f()``); False
+    if another binding comes last; None if nothing binds it."""
+    for earlier in reversed(statements):
+        if isinstance(earlier, ast.Assign) and len(earlier.targets) == 1 and isinstance(earlier.targets[0], ast.Name) and earlier.targets[0].id == name:
+            return earlier.value if not _binds(earlier.value, name) else False
+        if isinstance(earlier, (ast.With, ast.AsyncWith)) and not any(_binds(item, name) for item in earlier.items):
+            inner = _last_plain_binding(earlier.body, name)
+            if inner is not None:
+                return inner
+            continue
+        if _binds(earlier, name):
+            return False
     return None
 
 
