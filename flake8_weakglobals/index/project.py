@@ -321,17 +321,22 @@ class ProjectIndex:
     def used_by_its_package(self, module: str) -> bool:
         """Whether module ``module`` is library code of a regular package whatever its ``__main__`` block does:
         a package's ``__init__`` (run by every import of the package), or a module that another module of its
-        own directory imports (``from .flexprefill import flexprefill_forward``). A script kept in a package
-        directory that nothing beside it imports (an example's ``train.py``) is not."""
+        own directory, or of a package directory around it, imports (``from .flexprefill import
+        flexprefill_forward``; ``from .kda_kernels.kda_chunked_bt16 import ...`` one level up). A script
+        kept in a package directory that nothing there imports (an example's ``train.py``) is not."""
         if not self.in_a_regular_package(module):
             return False
         path, is_package = self._files[module]  # type: ignore[misc]  # found by in_a_regular_package
         if is_package:
             return True
         directory, package = path.parent, module.rpartition(".")[0]
-        if directory not in self._imported_beside:
-            self._imported_beside[directory] = _modules_imported_in(directory, package)
-        return any(module in names for other, names in self._imported_beside[directory].items() if other != path.name)
+        while package and (directory / "__init__.py").is_file():
+            if directory not in self._imported_beside:
+                self._imported_beside[directory] = _modules_imported_in(directory, package)
+            if any(module in names for other, names in self._imported_beside[directory].items() if directory / other != path):
+                return True
+            directory, package = directory.parent, package.rpartition(".")[0]
+        return False
 
     def module_level_instance(self, qualified: str) -> Optional[tuple[str, str, int]]:
         """Where the module-level name ``qualified`` is bound at import to an instance of a project class
@@ -468,7 +473,7 @@ def _modules_imported_in(directory: Path, package: str) -> dict[str, frozenset[s
     """For each module file of ``directory`` (the package ``package``), the absolute names its imports may
     name as modules (``from .flexprefill import f`` names ``package.flexprefill`` and
     ``package.flexprefill.f``), read from its text (``import_lines``): enough to tell whether a file imports
-    its sibling."""
+    a module of its package's directories."""
     found: dict[str, frozenset[str]] = {}
     try:
         files = [entry for entry in os.scandir(directory) if entry.name.endswith(".py") and entry.is_file()]
