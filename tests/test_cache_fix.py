@@ -59,6 +59,7 @@ def test_a_long_lived_object_cached_on_modules_shares_one_weak_cache(decorator: 
         ("class R(nn.Module):\n    @functools.cache\n    async def f(self): ...\n", "coroutine function"),
         ("def weak_cache(f): ...\n@functools.cache\ndef f(m: nn.Module): ...\n", "already defines its own `weak_cache`"),
         ("def memo(f):\n    return functools.lru_cache(maxsize=None)(f)\n@memo\ndef f(m: nn.Module): ...\n", "through `memo`"),
+        ("def _f(m: nn.Module): ...\nf = functools.lru_cache(maxsize=8)(_f)\n", "made by a call, bound to `f`"),
     ],
 )
 def test_left_with_its_reason(body: str, reason: str) -> None:

@@ -80,6 +80,9 @@ class CachedFunction:
     owner: Optional[ClassInfo]
     wrapper: Optional[str] = None  # the project's own decorator that applies ``lru_cache``, qualified
     keeps_arguments: bool = True  # False for a cache keyed by a hash of them (``RESULT_CACHES``)
+    #: The module-level name a cache made by a call is bound to (``X_cached = lru_cache(maxsize=256)(X)``):
+    #: ``decorator`` is then the call's callee, and ``function`` stays uncached under its own name
+    bound_to: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -219,6 +222,8 @@ class _Pending:
     model_loop_names: dict[FunctionNode, set[str]] = field(default_factory=dict)
     #: ``Owner.X = value`` (or ``del Owner.X``) in a function, ``Owner`` any name: a slot if it names a class here
     named_attribute_stores: list[tuple[ast.Attribute, Optional[ast.expr], FunctionNode]] = field(default_factory=list)
+    #: ``X = something(f)`` at module level, ``f`` a name: maybe a cache made by a call, once imports are known
+    applied_to_names: list[tuple[str, ast.Call]] = field(default_factory=list)
 
 
 def _visit(
@@ -372,6 +377,8 @@ def _visit_assignment(
                     survey.module_candidates.add(target.id)
                 elif isinstance(value, ast.Call) and len(targets) == 1:
                     pending.instances.append((target.id, value.func, ""))
+                    if len(value.args) == 1 and not value.keywords and isinstance(value.args[0], ast.Name):
+                        pending.applied_to_names.append((target.id, value))
                 elif isinstance(value, ast.Attribute) and isinstance(value.value, ast.Call) and len(targets) == 1:
                     pending.instances.append((target.id, value.value.func, value.attr))
             elif owner is not None and function is None and container:
@@ -722,3 +729,8 @@ def _settle_candidates(survey: Survey, pending: _Pending, vocabulary: Vocabulary
                     survey.cached_functions.append(CachedFunction(function, decorator, owner, wrapper=target.id))
             elif qualified is not None and survey.imported.is_cache_decorator(qualified):
                 survey.cached_functions.append(CachedFunction(function, decorator, owner, wrapper=qualified))
+    for name, call in pending.applied_to_names:  # ``X_cached = functools.lru_cache(maxsize=256)(X)``
+        target = call.func.func if isinstance(call.func, ast.Call) else call.func
+        function = survey.functions.get(call.args[0].id)  # type: ignore[attr-defined]
+        if function is not None and survey.names.qualify(target) in CACHE_DECORATORS:
+            survey.cached_functions.append(CachedFunction(function, call.func, None, bound_to=name))

@@ -60,6 +60,8 @@ def decide(cached: CachedFunction, survey: Survey, evidence: Evidence) -> CacheF
     callee = decorator.func if isinstance(decorator, ast.Call) else decorator
     if cached.wrapper is not None:
         return CacheFix(f"it is cached through `{cached.wrapper}`, the project's own wrapper of lru_cache: fix the wrapper")
+    if cached.bound_to is not None:
+        return CacheFix(f"the cache is made by a call, bound to `{cached.bound_to}`: the fix rewrites decorators only")
     qualified = survey.names.qualify(callee) or ""
     if qualified not in REPLACEMENTS:
         return CacheFix(f"`{text(callee)}` is not a decorator the fix knows")

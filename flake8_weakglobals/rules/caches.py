@@ -151,9 +151,10 @@ def _cleared_on_every_mode_switch(name: str, owner: ClassInfo, survey: Survey) -
 
 
 def _spelled(cached: CachedFunction) -> tuple[str, str]:
-    """How a message names the cached function (``Owner.method`` or ``function``) and its decorator as written."""
+    """How a message names the cached function (``Owner.method`` or ``function``, or the name a cache made by a
+    call is bound to) and its decorator as written."""
     function, owner = cached.function, cached.owner
-    name = f"{owner.name}.{function.name}" if owner is not None else function.name
+    name = cached.bound_to or (f"{owner.name}.{function.name}" if owner is not None else function.name)
     return name, text(cached.decorator.func if isinstance(cached.decorator, ast.Call) else cached.decorator)
 
 
