@@ -147,8 +147,8 @@ module's class that its methods fill with tensors they allocate (`_BUFFER = Glob
   something else (the annotation is believed). What a module builds at import (a test's parametrize table)
   is its own data and never WG007, nor are the globals of a program (a module with an `if __name__ ==
   "__main__":` block, or one that prints or parses its arguments at import) and its functions' caches,
-  unless its package uses it (a package's `__init__`, or a module another module of its directory imports:
-  its `__main__` block is then a demo or a command).
+  unless its package uses it (a package's `__init__`, or a module another module of its directory or of a
+  package directory around it imports: its `__main__` block is then a demo or a command).
 """,
     "WG008": """\
 *Module-level or class-level dict whose values are modules, parameters or tensors owned elsewhere, keyed by
