@@ -22,8 +22,8 @@ DOCS: dict[str, str] = {
     "WG006": """\
 *`functools.lru_cache` / `functools.cache` (also `lru_cache(None)`, `lru_cache()`, stacked under other
 decorators, or called on a function of the module, `f_cached = functools.lru_cache(maxsize=256)(f)`,
-reported at that call under the name it is bound to and left by the codemod) on a function that takes modules or tensors (or objects holding them), or on a method of an
-`nn.Module` subclass, an optimizer, a scheduler, or a class whose instances hold modules or tensors (stored
+reported at that call under the name it is bound to and left by the codemod) on a function that takes
+modules or tensors (or objects holding them), or on a method of an `nn.Module` subclass, an optimizer, a scheduler, or a class whose instances hold modules or tensors (stored
 by `__init__`, or by any of its methods, a `set_up()` that builds the model), or on a method of any class that returns tensors or modules (annotated `-> Tensor`, `-> tuple[Tensor, str]`, or
 unannotated and returning one it makes, `return torch.from_numpy(array)`); also a decorator that caches by hand, filling a container of its own closure with the calls of what it decorates.*
 
