@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from flake8_weakglobals.analysis.derive_ecosystem import derive
 from flake8_weakglobals.analysis.framework_types import ECOSYSTEM_TABLE, MODULE, Vocabulary
 
 LINT = [sys.executable, "-m", "flake8_weakglobals.frontends.command", "--isolated"]
@@ -122,7 +123,27 @@ def test_the_shipped_table_knows_the_ecosystem_bases_and_where_it_came_from() ->
     ):
         assert vocabulary.kind_of_type(name) == MODULE, name
     assert "holds nn.Module objects" in (vocabulary.holding("transformers.Trainer") or "")
+    assert "holds `Trainer` objects" in (vocabulary.holding("lightning.LightningDataModule") or "")
     assert Vocabulary(with_ecosystem=False).kind_of_type("transformers.PreTrainedModel") is None
+
+
+def test_the_table_records_holders_at_the_end_of_long_chains(tmp_path: Path) -> None:
+    """Lightning's ``LightningDataModule`` holds the ``Trainer``, which holds its connector, which holds the
+    strategy, which holds the model: four steps, more than a check walks in a user's project. The table is
+    derived once, so it records every chain, however long."""
+    site = tmp_path / "site"
+    (site / "chain").mkdir(parents=True)
+    (site / "chain" / "__init__.py").write_text("from .parts import DataModule, Trainer\n")
+    (site / "chain" / "parts.py").write_text(
+        "from typing import Optional\n\nfrom torch import nn\n\n\n"
+        "class Strategy:\n    def __init__(self, model: nn.Module) -> None:\n        self.model = model\n\n\n"
+        "class Connector:\n    def __init__(self) -> None:\n        self.strategy: Optional[Strategy] = None\n\n\n"
+        "class Trainer:\n    def __init__(self) -> None:\n        self.connector = Connector()\n\n\n"
+        "class DataModule:\n    def __init__(self) -> None:\n        self.trainer: Optional[\"Trainer\"] = None\n"
+    )
+    holders = derive(site, ["chain"])["holders"]
+    assert sorted(holders) == ["chain.DataModule", "chain.Trainer", "chain.parts.DataModule", "chain.parts.Trainer"]
+    assert holders["chain.DataModule"].startswith("`DataModule` holds `Trainer` objects (`self.trainer`")
 
 
 def test_a_module_deriving_from_an_ecosystem_base_is_reported_without_the_distribution(tmp_path: Path) -> None:

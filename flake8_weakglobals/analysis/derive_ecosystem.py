@@ -28,6 +28,12 @@ from ..index.project import ModuleContext, ProjectIndex, module_name
 from .framework_types import Vocabulary
 from .imported_kinds import Imported
 
+#: How many holders deep the table follows what a class holds. A check in a user's project walks two steps
+#: (``Imported.holder``): it asks of every class it meets. The table is derived once, so it follows chains
+#: as long as the packages make them: ``LightningDataModule`` holds the ``Trainer``, which holds its
+#: connector, which holds the strategy, which holds the model.
+_CHAIN_STEPS = 8
+
 
 def derive(site: Path, packages: list[str]) -> dict[str, object]:
     sys.path.insert(0, str(site))  # what the index's installed-module finder searches besides the project
@@ -53,7 +59,7 @@ def derive(site: Path, packages: list[str]) -> dict[str, object]:
                 kind = imported.class_kind(qualified)
                 if kind is not None:
                     kinds[qualified] = kind.kind
-                elif (holder := imported.holder(qualified)) is not None:
+                elif (holder := imported.holder(qualified, depth=_CHAIN_STEPS)) is not None:
                     holders[qualified] = holder.why
             if path.name == "__init__.py":
                 exported.extend((f"{summary.name}.{alias}", index.resolve(target)) for alias, target in summary.aliases.items())

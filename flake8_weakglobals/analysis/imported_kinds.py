@@ -98,8 +98,10 @@ class Imported:
 
     def holder(self, qualified: str, depth: int = 2) -> Optional[ImportedKind]:
         """A project class whose ``__init__`` stores a framework object (or an instance of another such class,
-        ``depth`` levels down) on its instances: they hold it. Asked only of classes with no framework base
-        (``class_kind`` answers first). The kind is the class's own name; the reason says what it holds."""
+        ``depth`` levels down) on its instances, or that derives from an ecosystem class the shipped table
+        says holds one (a data module deriving from ``pl.LightningDataModule``): they hold it. Asked only of
+        classes with no framework base (``class_kind`` answers first). The kind is the class's own name; the
+        reason says what it holds."""
         if depth < 0:
             return None
         absolute = self.context.absolute(qualified) if self.context is not None else qualified
@@ -107,11 +109,17 @@ class Imported:
         known = self.vocabulary.holding(absolute)
         if known is not None:
             return ImportedKind(absolute.rpartition(".")[2], known)
-        found = self.context.index.holdings(absolute) if self.context is not None else None
+        if self.context is None:
+            return None
+        short = absolute.rpartition(".")[2]
+        for base, owner in self.context.index.bases(absolute):
+            known = self.vocabulary.holding(self.context.index.resolve(base))
+            if known is not None:
+                return ImportedKind(short, f"`{owner.rpartition('.')[2]}` derives from `{base}`: {known}")
+        found = self.context.index.holdings(absolute)
         if found is None:
             return None
         module, holdings = found
-        short = absolute.rpartition(".")[2]
         for attribute, names, line in holdings:
             for name in names:
                 final = self.context.index.resolve(name)
