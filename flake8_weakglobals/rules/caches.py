@@ -25,7 +25,7 @@ decorators, or called on a function of the module, `f_cached = functools.lru_cac
 reported at that call under the name it is bound to and left by the codemod) on a function that takes
 modules or tensors (or objects holding them), or on a method of an `nn.Module` subclass, an optimizer, a scheduler, or a class whose instances hold modules or tensors (stored
 by `__init__`, or by any of its methods, a `set_up()` that builds the model), or on a method of any class that returns tensors or modules (annotated `-> Tensor`, `-> tuple[Tensor, str]`, or
-unannotated and returning one it makes, `return torch.from_numpy(array)`); also a decorator that caches by hand, filling a container of its own closure with the calls of what it decorates.*
+unannotated and returning one it makes, `return torch.from_numpy(array)`); also a decorator that caches by hand, filling a container of its own closure with the calls of what it decorates, or rebinding a slot of it to the last call through `nonlocal`.*
 
 - **Why it matters**: the cache is a process-wide dict with strong keys: every `self` (every module) or
   tensor argument stays alive. On `forward` of a rotary-embedding module it is the most common pinning idiom;
@@ -34,7 +34,8 @@ unannotated and returning one it makes, `return torch.from_numpy(array)`); also 
   `@lru_cache(maxsize=128) def _load_image(self, id_: str) -> Tensor` on a dataset class, which keeps up to
   128 loaded images, and the dataset, after the dataset is gone; `def tensor_cache(fn: Callable[...,
   torch.Tensor])` whose wrapper appends `(args, kwargs, result)` to a `deque` bound in the decorator
-  (reported at that `deque`, and left to fix by hand).
+  (reported at that `deque`, and left to fix by hand), or whose wrapper sets `last_args, last_result = args,
+  result` through `nonlocal` (reported at `last_args`).
 - **Fix**: an unsafe fix, made only by `python -m fixes.apply --unsafe-fixes`: the weak cache keeps
   `lru_cache`'s keys, order, results and methods, but it is no `functools._lru_cache_wrapper`, which
   `isinstance`, `inspect.isfunction`, `functools.wraps` and `torch.jit` tell apart; check that nothing in
@@ -253,7 +254,7 @@ def judge_memo_decorator(memo: MemoDecorator, tree: ast.Module, evidence: Eviden
     if found is None:
         return None
     decorator, made = memo.decorator.name, memo.made
-    kind = text(made.func) if isinstance(made, ast.Call) else type(made).__name__.lower()
+    kind = "slot" if memo.slot else text(made.func) if isinstance(made, ast.Call) else type(made).__name__.lower()
     fill_line = getattr(memo.fill, "lineno", made.lineno)
     return Finding(
         code="WG006",
@@ -264,7 +265,7 @@ def judge_memo_decorator(memo: MemoDecorator, tree: ast.Module, evidence: Eviden
         scope="function",
         holds=(found.kind,),
         evidence=Proof(found.line, found.why),
-        message=codes.memo_message(decorator, memo.container, memo.wrapper.name, fill_line, (found.kind,), f"({found.cited(made.lineno)})"),
+        message=codes.memo_message(decorator, memo.container, memo.wrapper.name, fill_line, (found.kind,), f"({found.cited(made.lineno)})", memo.slot),
         fix_reason=codes.HAND_WRITTEN_CACHE,
     )
 

@@ -123,11 +123,12 @@ def built_results_message(decorator: str, name: str, kinds: tuple[str, ...], evi
     return f"WG007 `@{decorator}` on `{name}` keeps the {_holds(kinds)} it returns, {how_many}, for the process {evidence}"
 
 
-def memo_message(decorator: str, container: str, wrapper: str, fill_line: int, kinds: tuple[str, ...], evidence: str) -> str:
-    """WG006 on a hand-written cache in a decorator's closure."""
+def memo_message(decorator: str, container: str, wrapper: str, fill_line: int, kinds: tuple[str, ...], evidence: str, slot: bool = False) -> str:
+    """WG006 on a hand-written cache in a decorator's closure: a container, or a slot holding the last call."""
+    calls = f"the last call `{wrapper}` sets it to" if slot else f"the calls `{wrapper}` stores"
     return (
         f"WG006 `{decorator}.<locals>.{container}`, a cache the decorator keeps by hand, one per function it decorates, "
-        f"keeps the {_holds(kinds)} of the calls `{wrapper}` stores at line {fill_line} {evidence}"
+        f"keeps the {_holds(kinds)} of {calls} at line {fill_line} {evidence}"
     )
 
 
