@@ -920,10 +920,13 @@ class Evidence:
 
     def _stored_on_self(self, info: ClassInfo, method: FunctionNode) -> Optional[str]:
         """Why ``method`` makes an instance of ``info`` hold a framework object: the first store on its
-        receiver of one (``self.model = model`` with ``model: nn.Module``)."""
+        receiver of one (``self.model = model`` with ``model: nn.Module``). A parameter stored as it is holds
+        what its annotation names anywhere (``args: Union[Tuple[Tensor], List[Tensor], Tensor]``), as the
+        project index reads a class of another module (``summaries._instance_types``)."""
         parameters = function_parameters(method)
         if not parameters:
             return None
+        annotated = {parameter.arg: parameter.annotation for parameter in parameters[1:] if parameter.annotation is not None}
         for node in walk(method):  # type: ignore[arg-type]
             if not isinstance(node, (ast.Assign, ast.AnnAssign)):
                 continue
@@ -935,6 +938,8 @@ class Evidence:
             held = value if isinstance(value, Obj) else element_of(value)
             if not isinstance(held, Obj) and isinstance(node, ast.AnnAssign):
                 held = self._annotated_instance(node.annotation)
+            if not isinstance(held, Obj) and isinstance(node.value, ast.Name) and node.value.id in annotated:
+                held = self._annotated_instance(annotated[node.value.id])
             if isinstance(held, Obj):
                 return f"`{info.name}` holds {describe(held.kind)} (`self.{attribute}`, line {node.lineno})"
         return None
