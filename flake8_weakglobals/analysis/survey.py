@@ -97,7 +97,8 @@ class KeptArgument:
 @dataclass(frozen=True)
 class SlotStore:
     """``global X; X = value`` in a function, or ``cls.X = value`` / ``Owner.X = value`` for a class of the
-    module: a long-lived slot a function fills. ``value`` is None for ``del``; ``X = None`` sets it back."""
+    module: a long-lived slot a function fills. ``value`` is None for ``del``; ``X = None`` sets it back, and
+    so does an empty container (``Controller._state = {}`` in a test's ``tearDown``): what it held is let go."""
 
     name: str  # ``X``, or ``Owner.X`` for a class attribute (``state.X`` for a module-level instance's)
     target: ast.expr
@@ -111,11 +112,23 @@ class SlotStore:
 
     @property
     def sets_back(self) -> bool:
-        return self.value is None or self.is_none(self.value)
+        return self.value is None or self.is_none(self.value) or _empty_container(self.value)
 
     @staticmethod
     def is_none(value: Optional[ast.expr]) -> bool:
         return isinstance(value, ast.Constant) and value.value is None
+
+
+def _empty_container(value: ast.expr) -> bool:
+    """``{}``, ``[]``, ``()``, ``dict()``, ``list()``, ``set()``, ``tuple()``: a container that holds nothing."""
+    if isinstance(value, ast.Dict):
+        return not value.keys
+    if isinstance(value, (ast.List, ast.Tuple)):
+        return not value.elts
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in _EMPTY_CONSTRUCTORS and not (value.args or value.keywords)
+
+
+_EMPTY_CONSTRUCTORS = frozenset({"dict", "list", "set", "tuple"})
 
 
 @dataclass
