@@ -17,10 +17,11 @@ from ..analysis.fill_contents import Held, object_in_tuple, plain_data
 from ..analysis.framework_types import TENSOR, compares_by_value
 from ..analysis.long_lived_places import Slot
 from ..analysis.recorded_uses import Definition, Fill, SlotUses
+from ..analysis.release_routes import scope_of
 from ..analysis.survey import KeptArgument, Survey
 from ..analysis.uses import id_argument, statement_text
 from ..syntax.container_expressions import ContainerType, Member, classify, initial_members, root_name
-from ..syntax.scopes import FunctionNode, every_statement, function_parameters, walk
+from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes, every_statement, function_parameters, walk
 from . import codes
 from .container_fix import FixSafety, annotation_edits, constructor_edit, runtime_class
 from .findings import Edit, EditKind, Evidence as Proof, Finding, Span
@@ -384,7 +385,7 @@ class ContainerJudge:
         workspace = [(line, found) for line, found, at_import in direct if _made_here(found) and not at_import]
         if container.keyed:  # ``_W[(n, device)] = torch.zeros(n)``: a workspace kept under plain keys
             workspace += [(h.fill.line, found) for h in held if not h.fill.at_import and (found := h.stored_object) is not None and _made_here(found)]
-        if workspace and not (self.survey.is_a_program and uses.slot.where == "module"):
+        if workspace and not (self.survey.is_a_program and uses.slot.where == "module") and not self._released_on_exit(uses.definitions):
             return "WG007", workspace  # a program's own globals go when it exits
         # keyed by addresses, holding only numbers and strings: nothing is kept alive (a stale hit is no pin)
         by_id = [(h.fill.line, h.object) for h in held if h.fill.id_key and h.object and not h.object.module_held]
@@ -538,6 +539,23 @@ class ContainerJudge:
         return any(
             (isinstance(node, ast.Attribute) and node.attr in _EQUALITIES) or (isinstance(node, ast.Name) and node.id in _EQUALITIES)
             for handler in handlers for node in walk(handler)
+        )
+
+    def _released_on_exit(self, definitions: list[Definition]) -> bool:
+        """The workspace is set back to nothing (``None``, an empty container) in a method a protocol runs after
+        the work that fills it: a test's ``tearDown``, a context manager's ``__exit__``, a finalizer, or a
+        method one of them calls on its receiver (``def __exit__(...): self.close()``, whose ``close`` does
+        ``global X; X = None``). It lives as long as that object or test. A clean-up the user must call is
+        no such release: that workspace is still reported."""
+        released = set()
+        for definition in definitions:
+            if definition.top_level or definition.constructor is None:
+                continue
+            if definition.constructor.type is ContainerType.PLACEHOLDER or not initial_members(definition.constructor):
+                released.add(scope_of(self.evidence.scopes, definition.target))
+        return any(
+            function.name in _RUN_ON_EXIT or any(_calls_on_receiver(caller, function.name) for caller in _exits_beside(self.evidence.scopes, function))
+            for function in released if isinstance(function, FUNCTIONS)
         )
 
     def _used_nowhere(self, slot: Slot) -> bool:
@@ -706,3 +724,26 @@ def _held_elsewhere(name: str, container: ContainerType) -> tuple[str, str]:
     if "." not in name:
         return "module-level", "WG001" if container.keyed else "WG002"
     return ("singleton's" if "()." in name else "class-level"), "WG003"
+
+
+#: Methods a protocol runs after the work: unittest's and pytest's per-test tear-down, a context manager's
+#: exit, a finalizer.
+_RUN_ON_EXIT = frozenset({"tearDown", "teardown_method", "__exit__", "__aexit__", "__del__"})
+
+
+def _exits_beside(scopes: Scopes, function: FunctionNode) -> list[FunctionNode]:
+    """The ``_RUN_ON_EXIT`` methods of the class that defines ``function``."""
+    owner = scopes.parent(function)
+    body = owner.body if isinstance(owner, ast.ClassDef) else []
+    return [method for method in body if isinstance(method, FUNCTIONS) and method.name in _RUN_ON_EXIT]
+
+
+def _calls_on_receiver(method: FunctionNode, name: str) -> bool:
+    """``self.close()`` in ``method``, for ``name`` ``close``."""
+    parameters = function_parameters(method)
+    receiver = parameters[0].arg if parameters else None
+    return any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == name
+        and isinstance(node.func.value, ast.Name) and node.func.value.id == receiver
+        for node in walk(method)
+    )
