@@ -12,7 +12,7 @@ from typing import Callable, Iterable, Optional, Union
 
 from ..index.summaries import MODEL_WORDS, MODULE_METHODS_RETURNING_SELF, TENSOR_ONLY_METHODS, TYPE_VARIABLES, named, parameters_kept, prepared_in_a_chain, treated_as_modules, treated_as_tensors
 from ..syntax.mentions import Mentions
-from ..syntax.qualified_names import Names
+from ..syntax.qualified_names import CASTS, Names
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns, reaching_value, returned_function, walk
 from .framework_types import BOUND_METHOD, EXCEPTION, ITERATION_METHODS, MODULE, MODULE_METHODS, PARAMETER, TENSOR, Vocabulary, describe, tensor_valued
 from .survey import ClassInfo, SlotStore, Survey
@@ -668,6 +668,8 @@ class Evidence:
         if qualified == "functools.reduce" and len(arguments) >= 2 and self.names.qualify(arguments[0]) in _TENSOR_FUNCTIONS:
             # ``reduce(torch.minimum, weights)``: the operation folded over the tensors, a tensor of them
             return self._derived([element_of(self.of(arguments[1]))], call)
+        if qualified in CASTS and len(arguments) == 2:  # ``cast("Sequence[object]", torch.load(path))``: the value itself
+            return self.of(arguments[1])
         if qualified in ("copy.deepcopy", "copy.copy") and len(arguments) == 1:  # a new object of the same kind
             original = self.of(arguments[0])
             if isinstance(original, Obj):

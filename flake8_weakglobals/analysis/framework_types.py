@@ -99,6 +99,9 @@ _TENSOR_FACTORIES = frozenset(
         "bartlett_window blackman_window hamming_window hann_window kaiser_window cat stack Tensor"
     ).split()
 )
+#: torch's loaders, and what they return: ``torch.load`` what ``torch.save`` wrote (tensors, or a state dict
+#: of them), ``torch.jit.load`` a ``ScriptModule``, ``torch.hub.load`` the model a hub entry point builds.
+_LOADERS = {"torch.load": TENSOR, "torch.serialization.load": TENSOR, "torch.jit.load": MODULE, "torch.hub.load": MODULE}
 #: Parts of ``torch.nn`` whose capitalised names are not modules (enums, masks, packed sequences).
 _NOT_MODULES = ("torch.nn.utils.", "torch.nn.functional.", "torch.nn.init.", "torch.nn.attention.", "torch.nn.parameter.")
 #: torch's modules outside ``torch.nn``: what ``symbolic_trace``, ``torch.jit.script`` and ``torch.compile``
@@ -232,7 +235,7 @@ class Vocabulary:
         """The kind of object a call to ``qualified`` returns: a framework class or a tensor factory."""
         if qualified in _TENSOR_FACTORIES:
             return TENSOR
-        return self.kind_of_type(qualified)
+        return _LOADERS.get(qualified) or self.kind_of_type(qualified)
 
 
 @functools.lru_cache(maxsize=8)

@@ -15,7 +15,7 @@ from typing import Callable, Optional
 
 from ..syntax.container_expressions import ContainerType, Member, classify, initial_members
 from ..syntax.mentions import Mentions
-from ..syntax.qualified_names import Names
+from ..syntax.qualified_names import CASTS, Names
 from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes, function_parameters, walk
 from .evidence import text
 from .walks_that_see_a_change import walk_that_sees_a_change
@@ -26,7 +26,6 @@ from .recorded_uses import Definition, Fill, SlotUses
 from .survey import Survey
 
 _MATCH = tuple(getattr(ast, name) for name in ("Match",) if hasattr(ast, name))
-_CASTS = frozenset({"typing.cast", "typing_extensions.cast"})  # Python 3.10+
 _IMPORTS = frozenset({ast.Import, ast.ImportFrom})
 #: Methods whose bound method, handed out, fills the container where the fix cannot see what with
 #: (``remember = X.append``); a reading one (``key=X.get``) reads it as the call would.
@@ -300,7 +299,7 @@ class UseClassifier:
             callee = self.survey.names.qualify(parent.func)
             if parent.args[:1] == [node] and not parent.keywords and callee == "copy.copy":
                 self._copied(parent, uses)
-            elif callee in _CASTS and len(parent.args) == 2 and parent.args[1] is node:
+            elif callee in CASTS and len(parent.args) == 2 and parent.args[1] is node:
                 self._followed(parent, uses)  # ``typing.cast(dict, X)`` is ``X`` itself, wherever it goes next
             else:
                 self.passing.argument(parent, node, uses, line)

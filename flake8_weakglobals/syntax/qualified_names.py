@@ -9,6 +9,8 @@ import builtins
 from typing import Callable, Optional
 
 _BUILTINS = frozenset(dir(builtins))
+#: ``cast(T, value)``: the value itself, whatever ``T`` says (Python 3.10+ has ``typing_extensions``' too).
+CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 
 
 class Names:
