@@ -137,7 +137,8 @@ module's class that its methods fill with tensors they allocate (`_BUFFER = Glob
   distinct call); `@st.cache_resource def load_model(name)` in a Streamlit app (the server keeps each model
   it loads across every rerun; it hashes the arguments instead of keeping them, so only what it returns
   counts); a map whose entries it makes and fills in place (`_CONFIGS[name] = dict()`, then
-  `_CONFIGS[name]["model"] = load(name)`).
+  `_CONFIGS[name]["model"] = load(name)`); a cache of what torch's loaders return (`torch.load`: tensors;
+  `torch.jit.load`, `torch.hub.load`: a model).
 - **Fix**: none automatic: a weak container would drop the objects at once, and a weak cache frees nothing
   under plain keys. Free (or `cache_clear()`) the workspace when done if it is large; where the process
   is meant to keep it, say so with `# noqa: WG007`.
@@ -149,7 +150,10 @@ module's class that its methods fill with tensors they allocate (`_BUFFER = Glob
   is its own data and never WG007, nor are the globals of a program (a module with an `if __name__ ==
   "__main__":` block, or one that prints or parses its arguments at import) and its functions' caches,
   unless its package uses it (a package's `__init__`, or a module another module of its directory or of a
-  package directory around it imports: its `__main__` block is then a demo or a command).
+  package directory around it imports: its `__main__` block is then a demo or a command). Nor is a
+  workspace set back to nothing (`None`, an empty container) in a method that runs after the work that
+  fills it: a test's `tearDown`, a context manager's `__exit__`, a finalizer, or a `close()` one of them
+  calls (it lives as long as that object); a clean-up the user must call is no such release.
 """,
     "WG008": """\
 *Module-level or class-level dict whose values are modules, parameters or tensors owned elsewhere, keyed by
