@@ -10,13 +10,13 @@ slot that keeps the last model or batch a caller handed over (``_last = batch``)
 containers, caches, hooks and singletons' attributes; this is the same pin in the plainest place.
 
 Not reported: a slot bound to an object at import (the module's own, replaced later: a default), one some
-function of the module sets back (``X = None``, ``del X``, ``X = {}``) or restores, what holds no framework object, what
-the module keeps anyway (a module-level model named again), and the globals of a module run as a program.
-A tensor the function builds itself (``_window = torch.hann_window(n)``) is reported as WG007, the workspace
-a container would be. Found from the module that stores: a class of another project module is a slot too
-(``SparseHelper._cur_active = mask``), but that class's own default is not read, and a store or an unload
-in another module (``worker.model = None`` elsewhere) is not seen. A module-level instance, of this module
-(``state = State()``) or imported from another project module (apex's ``from ._amp_state import
+function of the module sets back (``X = None``, ``del X``, ``X = {}``) or restores, what holds no framework
+object, what the module keeps anyway (a module-level model named again), and the globals of a module run as
+a program. A tensor the function builds itself (``_window = torch.hann_window(n)``) is reported as WG007,
+the workspace a container would be. Found from the module that stores: a class of another project module is
+a slot too (``SparseHelper._cur_active = mask``), but that class's own default is not read, and a store or
+an unload in another module (``worker.model = None`` elsewhere) is not seen. A module-level instance, of
+this module (``state = State()``) or imported from another project module (apex's ``from ._amp_state import
 _amp_state``; ``summaries.module_level_instances``, read on demand), is such a slot too, attribute by
 attribute (``_amp_state.handle = handle``): empty unless its class's ``__init__`` here sets it.
 """
@@ -47,8 +47,8 @@ and that nothing sets back.*
 - **Example**: `model = None` with `def upscale(x): global model; if model is None: model = Upscaler()`;
   `_amp_state.handle = handle` in a function, where `_amp_state = AmpState()` is a module-level instance.
 - **Fix**: none automatic. Give the slot an unload that sets it back to `None` or to an empty container (and
-  call it when the work is done), or keep the model in the object that uses it. If the process is meant to keep it (a server's
-  one model), say so with `# noqa: WG012` on the line reported.
+  call it when the work is done), or keep the model in the object that uses it. If the process is meant to
+  keep it (a server's one model), say so with `# noqa: WG012` on the line reported.
 - **Fix safety**: not applicable.
 - **Known false positives**: a model the process keeps on purpose for its whole life (an intended pin: the
   finding says where it is, `# noqa` says it is meant). An unload in another module (`mod.model = None`) is
