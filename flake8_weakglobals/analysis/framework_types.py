@@ -100,8 +100,9 @@ _TENSOR_FACTORIES = frozenset(
     ).split()
 )
 #: torch's loaders, and what they return: ``torch.load`` what ``torch.save`` wrote (tensors, or a state dict
-#: of them), ``torch.jit.load`` a ``ScriptModule``, ``torch.hub.load`` the model a hub entry point builds.
-_LOADERS = {"torch.load": TENSOR, "torch.serialization.load": TENSOR, "torch.jit.load": MODULE, "torch.hub.load": MODULE}
+#: of them), ``torch.jit.load`` a ``ScriptModule``. Not ``torch.hub.load``: an entry point may build a
+#: tokenizer as well as a model (sweep 13: RETRO-pytorch loads both through it).
+_LOADERS = {"torch.load": TENSOR, "torch.serialization.load": TENSOR, "torch.jit.load": MODULE}
 #: Parts of ``torch.nn`` whose capitalised names are not modules (enums, masks, packed sequences).
 _NOT_MODULES = ("torch.nn.utils.", "torch.nn.functional.", "torch.nn.init.", "torch.nn.attention.", "torch.nn.parameter.")
 #: torch's modules outside ``torch.nn``: what ``symbolic_trace``, ``torch.jit.script`` and ``torch.compile``

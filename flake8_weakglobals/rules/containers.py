@@ -138,7 +138,7 @@ module's class that its methods fill with tensors they allocate (`_BUFFER = Glob
   it loads across every rerun; it hashes the arguments instead of keeping them, so only what it returns
   counts); a map whose entries it makes and fills in place (`_CONFIGS[name] = dict()`, then
   `_CONFIGS[name]["model"] = load(name)`); a cache of what torch's loaders return (`torch.load`: tensors;
-  `torch.jit.load`, `torch.hub.load`: a model).
+  `torch.jit.load`: a model).
 - **Fix**: none automatic: a weak container would drop the objects at once, and a weak cache frees nothing
   under plain keys. Free (or `cache_clear()`) the workspace when done if it is large; where the process
   is meant to keep it, say so with `# noqa: WG007`.
