@@ -922,9 +922,10 @@ class Evidence:
 
     def _stored_on_self(self, info: ClassInfo, method: FunctionNode) -> Optional[str]:
         """Why ``method`` makes an instance of ``info`` hold a framework object: the first store on its
-        receiver of one (``self.model = model`` with ``model: nn.Module``). A parameter stored as it is holds
-        what its annotation names anywhere (``args: Union[Tuple[Tensor], List[Tensor], Tensor]``), as the
-        project index reads a class of another module (``summaries._instance_types``)."""
+        receiver of one (``self.model = model`` with ``model: nn.Module``). A parameter stored as it is, or
+        an element of it, holds what its annotation names anywhere (``args: Union[Tuple[Tensor],
+        List[Tensor], Tensor]``), as the project index reads a class of another module
+        (``summaries._instance_types``)."""
         parameters = function_parameters(method)
         if not parameters:
             return None
@@ -940,8 +941,9 @@ class Evidence:
             held = value if isinstance(value, Obj) else element_of(value)
             if not isinstance(held, Obj) and isinstance(node, ast.AnnAssign):
                 held = self._annotated_instance(node.annotation)
-            if not isinstance(held, Obj) and isinstance(node.value, ast.Name) and node.value.id in annotated:
-                held = self._annotated_instance(annotated[node.value.id])
+            stored = _stored_parameter(node.value, annotated) if not isinstance(held, Obj) else None
+            if stored is not None:
+                held = self._annotated_instance(stored)
             if isinstance(held, Obj):
                 return f"`{info.name}` holds {describe(held.kind)} (`self.{attribute}`, line {node.lineno})"
         return None
@@ -1103,6 +1105,16 @@ def _conjuncts(test: ast.expr) -> list[ast.expr]:
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
         return [part for value in test.values for part in _conjuncts(value)]
     return [test]
+
+
+def _stored_parameter(value: Optional[ast.expr], annotated: dict[str, ast.expr]) -> Optional[ast.expr]:
+    """The annotation of the parameter a store puts on ``self``: as it is (``args``), an element of it
+    (``args[0]``), or either branch of a conditional (``args[0] if isinstance(args, tuple) else args``)."""
+    if isinstance(value, ast.IfExp):
+        return _stored_parameter(value.body, annotated) or _stored_parameter(value.orelse, annotated)
+    if isinstance(value, ast.Subscript):
+        value = value.value
+    return annotated.get(value.id) if isinstance(value, ast.Name) else None
 
 
 def _calls(call: ast.Call, name: str, method: bool) -> bool:
