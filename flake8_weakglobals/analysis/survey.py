@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Optional
 
 from ..index.summaries import KEEPING_METHODS, keeps_created_instances, wraps_a_cache
-from ..syntax.container_expressions import ContainerType, classify, root_name
+from ..syntax.container_expressions import ContainerType, classify, holds_nothing, root_name
 from ..syntax.qualified_names import Names, base_class
 from ..syntax.scopes import COMPOUND, FunctionNode, attributes_set_back, function_parameters, nested_blocks, walk
 from .framework_types import Vocabulary
@@ -112,23 +112,11 @@ class SlotStore:
 
     @property
     def sets_back(self) -> bool:
-        return self.value is None or self.is_none(self.value) or _empty_container(self.value)
+        return self.value is None or holds_nothing(self.value)
 
     @staticmethod
     def is_none(value: Optional[ast.expr]) -> bool:
         return isinstance(value, ast.Constant) and value.value is None
-
-
-def _empty_container(value: ast.expr) -> bool:
-    """``{}``, ``[]``, ``()``, ``dict()``, ``list()``, ``set()``, ``tuple()``: a container that holds nothing."""
-    if isinstance(value, ast.Dict):
-        return not value.keys
-    if isinstance(value, (ast.List, ast.Tuple)):
-        return not value.elts
-    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in _EMPTY_CONSTRUCTORS and not (value.args or value.keywords)
-
-
-_EMPTY_CONSTRUCTORS = frozenset({"dict", "list", "set", "tuple"})
 
 
 @dataclass

@@ -20,7 +20,7 @@ from ..analysis.recorded_uses import Definition, Fill, SlotUses
 from ..analysis.release_routes import scope_of
 from ..analysis.survey import KeptArgument, Survey
 from ..analysis.uses import id_argument, statement_text
-from ..syntax.container_expressions import ContainerType, Member, classify, initial_members, root_name
+from ..syntax.container_expressions import ContainerType, Member, classify, holds_nothing, initial_members, root_name
 from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes, every_statement, function_parameters, walk
 from . import codes
 from .container_fix import FixSafety, annotation_edits, constructor_edit, runtime_class
@@ -551,12 +551,7 @@ class ContainerJudge:
         method one of them calls on its receiver (``def __exit__(...): self.close()``, whose ``close`` does
         ``global X; X = None``). It lives as long as that object or test. A clean-up the user must call is
         no such release: that workspace is still reported."""
-        released = set()
-        for definition in definitions:
-            if definition.top_level or definition.constructor is None:
-                continue
-            if definition.constructor.type is ContainerType.PLACEHOLDER or not initial_members(definition.constructor):
-                released.add(scope_of(self.evidence.scopes, definition.target))
+        released = {scope_of(self.evidence.scopes, d.target) for d in definitions if not d.top_level and holds_nothing(d.value)}
         return any(
             function.name in _RUN_ON_EXIT or any(_calls_on_receiver(caller, function.name) for caller in _exits_beside(self.evidence.scopes, function))
             for function in released if isinstance(function, FUNCTIONS)

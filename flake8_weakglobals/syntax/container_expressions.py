@@ -133,6 +133,21 @@ def _members_of(node: ast.expr, container: ContainerType) -> list[Member]:
     return [Member(node.args[0], "iterable")]
 
 
+def holds_nothing(value: Optional[ast.expr]) -> bool:
+    """``None``, or an empty container (``{}``, ``[]``, ``()``, ``dict()``, ``list()``, ``set()``, ``tuple()``):
+    what a slot or a container is set back to when what it held is let go."""
+    if isinstance(value, ast.Constant):
+        return value.value is None
+    if isinstance(value, ast.Dict):
+        return not value.keys
+    if isinstance(value, (ast.List, ast.Tuple)):
+        return not value.elts
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in _EMPTY_CONSTRUCTORS and not (value.args or value.keywords)
+
+
+_EMPTY_CONSTRUCTORS = frozenset({"dict", "list", "set", "tuple"})
+
+
 def root_name(expr: ast.expr) -> str:
     """``collections`` for ``collections.OrderedDict``, ``Dict`` for ``Dict``."""
     while isinstance(expr, ast.Attribute):
