@@ -387,7 +387,7 @@ class Evidence:
             self._active.discard(key)
         found = same(values) if values else None
         if isinstance(found, Obj):
-            return Obj(found.kind, f"`self.{attribute.attr}` is assigned {found.why}", found.line, holds=found.holds)
+            return Obj(found.kind, f"`self.{attribute.attr}` is assigned {found.why}", found.line, holds=found.holds, iterates=found.iterates)
         if not values and attribute.attr in _INHERITED_PARAMETERS:
             base = self._parameter_base(owner)
             if base is not None:

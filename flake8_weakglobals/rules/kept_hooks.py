@@ -34,23 +34,29 @@ from .findings import Evidence as Proof, Finding
 DOCS: dict[str, str] = {
     "WG010": """\
 *A hook that stores what it sees on its object, registered on a module the caller handed in, with the
-handle the registration returns dropped.*
+handle the registration returns dropped; or one registered, handle dropped, on every call of a `forward`
+or `__call__`, on any module.*
 
 - **Why it matters**: the module keeps the hook in its own hook table, and the hook (a bound method, or a
   closure over `self`) keeps the object, so the caller's model keeps the object alive for as long as the
   model lives, with what the hook stores on it: the last batch's activations or gradients, with their
   autograd graph. With the handle gone nothing can remove the hook, and each new wrapper of the same model
-  adds one more.
+  adds one more. Registered on every call, the hooks pile up on the module, one more per call, each with
+  what it stored.
 - **Example**: `layer.register_forward_hook(self._hook)` in a wrapper whose `_hook` does
-  `self.embedding = output`, with `layer` taken from the model passed to `__init__`; or a function
-  `attach(model)` whose nested hook does `state["out"] = output` into a dict of its own.
+  `self.embedding = output` (or `self.features.append(output)`), with `layer` taken from the model passed
+  to `__init__`; a function `attach(model)` whose nested hook does `state["out"] = output` into a dict of
+  its own; a `forward` that does `self.norm.register_forward_hook(hook_fn)` with a nested `hook_fn` that
+  keeps the norm's input in a list of the call's own.
 - **Fix**: none automatic. Keep the handle (`self._handle = layer.register_forward_hook(...)`) and call
   `self._handle.remove()` when the object is done (a `close()`, `__exit__` or `__del__`), or register a hook
-  that holds the object weakly (`weakref.WeakMethod`).
+  that holds the object weakly (`weakref.WeakMethod`). In a `forward`, remove the hook before it returns, or
+  register it once, in `__init__`.
 - **Fix safety**: not applicable.
 - **Known false positives**: a wrapper meant to live exactly as long as the model it instruments (it is then
-  an intended pin). A hook on a module the object builds itself, or on the object itself, is not reported:
-  they are collected together.
+  an intended pin). A hook on a module the object builds itself, or on the object itself, is not reported
+  (they are collected together) unless it is registered on every call; nor is one registered under a test
+  (`if not self.hooked:`), or on a tensor (its hooks go with it).
 """,
 }
 
@@ -73,6 +79,8 @@ def judge_kept_hooks(survey: Survey, evidence_of: Callable[[], Evidence], regist
                 continue
             for call in _dropped_registrations(method, registrars):
                 finding = _judge(call, method, info, survey, evidence_of)
+                if finding is None and method.name in _RUN_ON_EVERY_USE and _on_every_call(method, call):
+                    finding = _judge_every_call(call, method, info, survey, evidence_of)
                 if finding is not None:
                     found.append(finding)
     for function in () if survey.runs_as_script else survey.functions.values():  # a program's model is its own
@@ -86,6 +94,9 @@ def judge_kept_hooks(survey: Survey, evidence_of: Callable[[], Evidence], regist
 _REGISTRATION = r"register_\w*hook\s*\("
 #: A module that touches a module's hook tables directly can take a hook off without its handle.
 _HOOK_TABLES = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks")
+#: The methods an object runs on every use (a model's ``forward``, a callable's ``__call__``): a hook they
+#: register with its handle dropped is one more hook on each run.
+_RUN_ON_EVERY_USE = frozenset({"forward", "__call__"})
 
 
 def _dropped_registrations(method: FunctionNode, registrars: frozenset[str]) -> Iterator[ast.Call]:
@@ -116,10 +127,52 @@ def _judge(call: ast.Call, method: FunctionNode, info: ClassInfo, survey: Survey
     if not _a_module(module, evidence_of):
         return None
     return _finding(
-        call, written, handed, _hook_name(hook, info, method), "instance",
-        f"this `{info.name}` and what the hook stores (`{text(stored)}`, line {stored.lineno})",
+        call, written, _hook_name(hook, info, method), "instance", Proof(handed[1], handed[0]),
+        _kept_by_the_caller(call, handed, f"this `{info.name}` and what the hook stores (`{text(stored)}`, line {stored.lineno})"),
         "keep the handle and remove the hook when the object is done, or hold the object weakly in the hook",
     )
+
+
+def _judge_every_call(call: ast.Call, method: FunctionNode, info: ClassInfo, survey: Survey, evidence_of: Callable[[], Evidence]) -> Optional[Finding]:
+    """WG010 for a registration that runs on every call of ``forward`` or ``__call__``, on any module, one
+    the object builds itself included (sweep 18: DiffSynth-Studio's text encoder hooks its own norm in
+    ``forward``): each run adds one more hook to the module's table, which keeps them all for as long as
+    the module lives, each with what it stored, on the object or in a local of the call it closes over."""
+    hook = written = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "hook"), None)
+    bound: list[ast.expr] = []
+    if isinstance(hook, ast.Call) and survey.names.qualify(hook.func) == "functools.partial" and hook.args:
+        hook, bound = hook.args[0], hook.args[1:]
+    if hook is None:
+        return None
+    held = _hook_holding_self(hook, function_parameters(method)[0].arg, method, info, survey)
+    stored = _first_store_on(*held) if held is not None else None
+    nested = _nested_named(method, hook.id) if isinstance(hook, ast.Name) else []
+    if stored is None and len(nested) == 1:
+        stored = _first_store_in_state(nested[0], method, bound)
+    module = call.func.value  # type: ignore[attr-defined]
+    if stored is None or not _a_module(module, evidence_of):
+        return None
+    return _finding(
+        call, written, _hook_name(hook, info, method), "instance", Proof(stored.lineno, f"the hook stores `{text(stored)}`"),
+        f"`{method.name}` adds one more hook to `{text(module)}` on every call, and it keeps them all, with what "
+        f"they store (`{text(stored)}`, line {stored.lineno}), for as long as it lives",
+        "keep the handle and remove the hook before the call returns, or register it once, in `__init__`",
+    )
+
+
+def _on_every_call(method: FunctionNode, call: ast.Call) -> bool:
+    """Whether the registration runs whenever the method does: a statement of its body, or of a loop or
+    ``with`` block in it, never one under a test (``if not self.hooked:``) or in a handler."""
+
+    def reaches(statements: list[ast.stmt]) -> bool:
+        for statement in statements:
+            if isinstance(statement, ast.Expr) and statement.value is call:
+                return True
+            if isinstance(statement, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)) and reaches(statement.body):
+                return True
+        return False
+
+    return reaches(method.body)
 
 
 def _judge_closure(call: ast.Call, function: FunctionNode, survey: Survey, evidence_of: Callable[[], Evidence]) -> Optional[Finding]:
@@ -142,15 +195,19 @@ def _judge_closure(call: ast.Call, function: FunctionNode, survey: Survey, evide
     if handed is None or not _a_module(module, evidence_of) or _built_by_every_caller(function, handed[2], survey, evidence_of):
         return None
     return _finding(
-        call, call.args[0] if call.args else hook, handed, target.name, "function",
-        f"the hook `{target.name}` and what it stores (`{text(stored)}`, line {stored.lineno})",
+        call, call.args[0] if call.args else hook, target.name, "function", Proof(handed[1], handed[0]),
+        _kept_by_the_caller(call, handed, f"the hook `{target.name}` and what it stores (`{text(stored)}`, line {stored.lineno})"),
         "keep the handle and remove the hook when the work is done",
     )
 
 
-def _finding(call: ast.Call, written: ast.expr, handed: tuple[str, int, str], name: str, scope: str, kept: str, fix_reason: str) -> Finding:
-    """The WG010 finding at a registration: what it spells, where the module was handed in, what it keeps."""
-    module = call.func.value  # type: ignore[attr-defined]
+def _kept_by_the_caller(call: ast.Call, handed: tuple[str, int, str], kept: str) -> str:
+    """What a registration on a module handed in keeps, and where the module came from."""
+    return f"`{text(call.func.value)}`, handed in ({handed[0]} at line {handed[1]}), keeps {kept} for as long as it lives"  # type: ignore[attr-defined]
+
+
+def _finding(call: ast.Call, written: ast.expr, name: str, scope: str, evidence: Proof, consequence: str, fix_reason: str) -> Finding:
+    """The WG010 finding at a registration: what it spells, and what keeping the hook keeps."""
     return Finding(
         code="WG010",
         line=call.lineno,
@@ -159,11 +216,8 @@ def _finding(call: ast.Call, written: ast.expr, handed: tuple[str, int, str], na
         kind="hook",
         scope=scope,
         holds=(MODULE,),
-        evidence=Proof(handed[1], handed[0]),
-        message=(
-            f"WG010 `{text(call.func)}({text(written)})` drops its handle: `{text(module)}`, handed in "
-            f"({handed[0]} at line {handed[1]}), keeps {kept} for as long as it lives"
-        ),
+        evidence=evidence,
+        message=f"WG010 `{text(call.func)}({text(written)})` drops its handle: {consequence}",
         fix_reason=fix_reason,
     )
 
@@ -290,22 +344,27 @@ def _instance_method(info: ClassInfo, name: str, survey: Survey) -> Optional[Fun
 
 
 def _first_store_on(function: FunctionNode | ast.Lambda, receiver: str) -> Optional[ast.expr]:
-    """The first ``receiver.X = v`` or ``receiver.X[k] = v`` in the hook where ``v`` is computed from what the
-    hook is handed after the module (its input, output or gradients): what it stashes of what it sees. A
-    counter or a timestamp (``self.calls += 1``, ``self._start = time.time()``) keeps nothing of the model's."""
+    """The first ``receiver.X = v``, ``receiver.X[k] = v`` or ``receiver.X.append(v)`` in the hook where
+    ``v`` is computed from what the hook is handed after the module (its input, output or gradients): what
+    it stashes of what it sees. A counter or a timestamp (``self.calls += 1``, ``self._start =
+    time.time()``) keeps nothing of the model's."""
     parameters = [p.arg for p in function_parameters(function)]  # type: ignore[arg-type]
     if parameters and parameters[0] == receiver:
         parameters = parameters[1:]  # a bound method: ``self``, then what the module hands it
     seen = set(parameters[1:])  # after the module itself
     for node in walk(function):
-        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if not any(isinstance(part, ast.Name) and part.id in seen for part in walk(node.value)):
-                continue
-            for target in targets:
-                root = target.value if isinstance(target, ast.Subscript) else target
-                if isinstance(root, ast.Attribute) and isinstance(root.value, ast.Name) and root.value.id == receiver:
-                    return target
+        if isinstance(node, ast.Call) and (stored := _stored_into(node))[0] is not None:
+            targets, value = [stored[0]], stored[1]
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets, value = (node.targets if isinstance(node, ast.Assign) else [node.target]), node.value
+        else:
+            continue
+        if not any(isinstance(part, ast.Name) and part.id in seen for part in walk(value)):  # type: ignore[arg-type]
+            continue
+        for target in targets:
+            root = target.value if isinstance(target, ast.Subscript) else target
+            if isinstance(root, ast.Attribute) and isinstance(root.value, ast.Name) and root.value.id == receiver:
+                return target
     return None
 
 
