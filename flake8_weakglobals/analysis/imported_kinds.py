@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..index.project import ModuleContext
-from ..index.summaries import CACHE_FUNCTIONS as CACHE_DECORATORS
+from ..index.summaries import CACHE_FUNCTIONS as CACHE_DECORATORS, INDEX_STEP, MODULE_METHODS_RETURNING_SELF, OPERATOR_STEP
 from ..syntax.container_expressions import ContainerType
-from .framework_types import HOLDER_FACTORIES, MODULE, Vocabulary, describe
+from .framework_types import HOLDER_FACTORIES, MODULE, TENSOR, Vocabulary, describe, tensor_valued
 
 
 #: Modules that hold no project's classes, whose names annotations spell all the time.
@@ -237,16 +237,29 @@ class Imported:
     def built_kind(self, qualified: str, depth: int = 2) -> Optional[ImportedKind]:
         """What a project function that builds what it returns makes (``def load(): model = Net(); ...;
         return model``): a framework object or a holder of one, when the name it calls to build it is such a
-        class, a framework factory, or (``depth`` levels down) another such function."""
+        class, a framework factory, or (``depth`` levels down) another such function. Read from the last
+        call of its derivation that makes one (``return torch.arange(n).unsqueeze(1) <= k``), when every
+        step after it keeps that kind."""
         if self.context is None or depth < 0:
             return None
         absolute = self.context.absolute(qualified)
-        callee = self.context.index.built_type(absolute)
-        if callee is None:
+        steps = self.context.index.built_type(absolute)
+        if steps is None:
             model = self.context.index.returned_model(absolute)
             return ImportedKind(MODULE, f"`{absolute}` returns `{model[0]}`, a model by its `{model[0]}.{model[1]}()` (line {model[2]})") if model else None
-        final = self.context.index.resolve(callee)
-        why = f"`{absolute}` returns what `{callee.rpartition('.')[2]}(...)` builds"
+        for position in range(len(steps) - 1, -1, -1):
+            if position and not steps[position].startswith("("):
+                continue  # a method, an operator or an index computes from what it is handed; it builds nothing
+            made = self._built_by(absolute, steps[position].strip("()"), depth, computed=position < len(steps) - 1)
+            if made is not None:
+                return made if all(_keeps(made.kind, step) for step in steps[position + 1:]) else None
+        return None
+
+    def _built_by(self, absolute: str, callee: str, depth: int, computed: bool) -> Optional[ImportedKind]:
+        """What calling ``callee`` in the project function ``absolute`` makes, as ``built_kind`` reads it."""
+        final = self.context.index.resolve(callee)  # type: ignore[union-attr]
+        built = f"what `{callee.rpartition('.')[2]}(...)` builds"
+        why = f"`{absolute}` returns {f'what it computes from {built}' if computed else built}"
         kind = self.vocabulary.kind_of_call(final) or (through.kind if (through := self.class_kind(final)) else None)
         if kind is not None:
             return ImportedKind(kind, why)
@@ -284,3 +297,15 @@ class Imported:
 
 
 NOWHERE = Imported(None, Vocabulary())
+
+
+def _keeps(kind: str, step: str) -> bool:
+    """Whether a step of a derivation (``summaries.built_and_returned``) keeps a tensor a tensor (an
+    operator, an index, a method or a torch function that always returns one) or a model a model (an index
+    into a container of modules, a method that returns the module, ``.to(device)``)."""
+    functions, methods = tensor_valued()
+    if kind == TENSOR:
+        return step in (OPERATOR_STEP, INDEX_STEP) or step[1:] in methods or step.strip("()") in functions
+    if kind == MODULE:
+        return step == INDEX_STEP or step[1:] in MODULE_METHODS_RETURNING_SELF
+    return False

@@ -33,9 +33,9 @@ class ModuleSummary:
     #: function -> the absolute types of the fixed tuple it is annotated to return (``-> Tuple[Tensor, int]``),
     #: "" where an element is not a plain name
     returns_tuple: dict[str, list[str]] = field(default_factory=dict)
-    #: Unannotated functions that build what they return: function -> the absolute name called to build it
-    #: (``built_and_returned``)
-    builds: dict[str, str] = field(default_factory=dict)
+    #: Unannotated functions that build what they return: function -> the absolute name called to build it,
+    #: then the steps that compute the result from it (``built_and_returned``)
+    builds: dict[str, list[str]] = field(default_factory=dict)
     #: functions that return a local they treat as a model (``returned_model``): [local, method, line]
     returned_models: dict[str, list] = field(default_factory=dict)
     containers: dict[str, tuple[int, str]] = field(default_factory=dict)  # container -> (line, ContainerType value)
@@ -349,24 +349,57 @@ def parameters_kept(cls: ast.ClassDef) -> list[tuple[str, str, int, int]]:
     return [(attribute, parameter, positions[parameter], line) for attribute, parameter, line in stores if parameter not in rebound]
 
 
-def built_and_returned(function: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> Optional[str]:  # type: ignore[no-untyped-def]
-    """The absolute name a function calls to build what it returns, on every path that returns something:
-    ``return Net(cfg)``, or ``model = Net(cfg); ...; return model``, where a rebinding from the object itself
-    (``model = model.half()``, ``model, _ = load(model, path)``) keeps it. What that name makes (a model, a
-    holder of one, nothing of the framework's) the reader asks the project; a parameter or anything else
-    returned is the caller's, and says nothing."""
+#: The steps of a derivation (``built_and_returned``) besides a method (``.unsqueeze``) and a call that takes
+#: it first (``(torch.abs)``): an operator or a comparison, and an index or a slice.
+OPERATOR_STEP = "op"
+INDEX_STEP = "[]"
+
+
+def built_and_returned(function: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> Optional[list[str]]:  # type: ignore[no-untyped-def]
+    """What a function builds and returns, on every path that returns something: the absolute name it calls
+    to build it, then each step that computes the result from that (``return Net(cfg)``: ``[Net]``;
+    ``model = Net(cfg); ...; return model``, where a rebinding from the object itself, ``model =
+    model.half()``, keeps it; ``mask = torch.arange(n).unsqueeze(1) <= k; return mask``: ``[torch.arange,
+    .unsqueeze, op]``). Which steps keep what the name makes (a model, a tensor) the reader judges, knowing
+    the framework; a parameter or anything else returned is the caller's, and says nothing."""
     returns = [r.value for r in own_returns(function) if not (isinstance(r.value, ast.Constant) and r.value.value is None)]
-    callees = {_built_into(function, value, qualify) for value in returns}
-    return callees.pop() if len(callees) == 1 and None not in callees else None
+    found = {_derivation(function, value, qualify, frozenset()) for value in returns}
+    built = found.pop() if len(found) == 1 else None
+    return list(built) if built else None
 
 
-def _built_into(function: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr, qualify) -> Optional[str]:  # type: ignore[no-untyped-def]
+def _derivation(function: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr, qualify, seen: frozenset[str]) -> Optional[tuple[str, ...]]:  # type: ignore[no-untyped-def]
+    """The derivation of ``value`` in ``function``: the name called to build what it derives from, then the
+    steps; None when it derives from nothing the function builds (a parameter, a constant)."""
     if isinstance(value, ast.Call):
-        return qualify(value.func)
-    if not isinstance(value, ast.Name):
-        return None
-    name = value.id
-    built: set[Optional[str]] = set()
+        callee = qualify(value.func)
+        if callee is None and isinstance(value.func, ast.Attribute):  # a method of what an expression computes
+            inner = _derivation(function, value.func.value, qualify, seen)
+            return (*inner, f".{value.func.attr}") if inner else None
+        if callee is None:
+            return None
+        inner = _derivation(function, value.args[0], qualify, seen) if value.args else None
+        return (*inner, f"({callee})") if inner else (callee,)  # ``torch.abs(x)``: the reader asks which it is
+    if isinstance(value, (ast.BinOp, ast.Compare)):
+        operands = [value.left, value.right] if isinstance(value, ast.BinOp) else [value.left, *value.comparators]
+        inner = next(filter(None, (_derivation(function, operand, qualify, seen) for operand in operands)), None)
+        return (*inner, OPERATOR_STEP) if inner else None
+    if isinstance(value, ast.UnaryOp):
+        inner = _derivation(function, value.operand, qualify, seen)
+        return (*inner, OPERATOR_STEP) if inner else None
+    if isinstance(value, ast.Subscript):
+        inner = _derivation(function, value.value, qualify, seen)
+        return (*inner, INDEX_STEP) if inner else None
+    if isinstance(value, ast.Name) and value.id not in seen:
+        return _bound_derivation(function, value.id, qualify, seen | {value.id})
+    return None
+
+
+def _bound_derivation(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, qualify, seen: frozenset[str]) -> Optional[tuple[str, ...]]:  # type: ignore[no-untyped-def]
+    """The one derivation every binding of the local ``name`` gives it; a rebinding from itself (``model =
+    model.half()``, ``mask = mask | sink``) keeps what it holds. None when it is a loop's or a ``with``'s
+    target, or a binding derives from nothing built (``model = cache[key]``)."""
+    built: set[Optional[tuple[str, ...]]] = set()
     for statement in module_level(function.body):
         if isinstance(statement, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
             bound = [statement.target] if isinstance(statement, (ast.For, ast.AsyncFor)) else [i.optional_vars for i in statement.items if i.optional_vars]
@@ -375,10 +408,12 @@ def _built_into(function: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.exp
         if not isinstance(statement, (ast.Assign, ast.AnnAssign)) or statement.value is None:
             continue
         targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-        if any(isinstance(t, ast.Name) and t.id == name for t in targets) and isinstance(statement.value, ast.Call) and not _mentions(statement.value, name):
-            built.add(qualify(statement.value.func))
-        elif any(isinstance(n, ast.Name) and n.id == name for t in targets for n in walk(t)) and not _mentions(statement.value, name):
-            return None  # bound to something else: ``model = cache[key]``
+        if _mentions(statement.value, name):
+            continue
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            built.add(_derivation(function, statement.value, qualify, seen))
+        elif any(isinstance(n, ast.Name) and n.id == name for t in targets for n in walk(t)):
+            return None  # unpacked: ``model, _ = load(path)``
     return built.pop() if len(built) == 1 else None
 
 
