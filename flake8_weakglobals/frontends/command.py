@@ -22,6 +22,7 @@ from .. import __version__
 from ..rules.codes import RULES
 from ..rules.docs import DOCS, explanation
 from ..index.import_order import importers_first
+from ..index.project import files_stay_put
 from ..source import parse_once
 from ..source.python_files import SourceError, decode_source, excluded_stdin, python_files
 from .check_one_file import CheckedFile, check_file, check_source
@@ -83,29 +84,30 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     job = Job(settings, fixes=arguments.output_format == "sarif")
     summary = Summary()
     progress = Progress(0)  # until the files are listed
-    try:
-        if stdin:
-            reports: Iterator[FileReport] = iter([_stdin_report(Path(arguments.stdin_filename or "stdin"), job)])
-        else:
-            files = list(python_files(arguments.paths, settings.exclude))
-            progress = Progress(len(files))
-            reports = ordered_results(lint_file, files, job, arguments.jobs or os.cpu_count() or 1, parse_once.batch, importers_first)
-        for report in reports:
-            summary.add(report)
-            progress.update(summary.checked)
-            if report.error is not None or report.findings:
-                progress.clear()
-            if report.error is not None:
-                print(f"{report.path}:{report.error_line}: {report.error}", file=sys.stderr)
-            output.file(report)
-    except KeyboardInterrupt:
-        progress.close()
-        print("interrupted", file=sys.stderr)
-        return 130
-    except BrokenProcessPool:  # a worker was killed (out of memory, say)
-        progress.close()
-        print(f"a worker process died after {summary.checked} files", file=sys.stderr)
-        return 2
+    with files_stay_put():  # the linter writes nothing: each module's file is looked at once
+        try:
+            if stdin:
+                reports: Iterator[FileReport] = iter([_stdin_report(Path(arguments.stdin_filename or "stdin"), job)])
+            else:
+                files = list(python_files(arguments.paths, settings.exclude))
+                progress = Progress(len(files))
+                reports = ordered_results(lint_file, files, job, arguments.jobs or os.cpu_count() or 1, parse_once.batch, importers_first)
+            for report in reports:
+                summary.add(report)
+                progress.update(summary.checked)
+                if report.error is not None or report.findings:
+                    progress.clear()
+                if report.error is not None:
+                    print(f"{report.path}:{report.error_line}: {report.error}", file=sys.stderr)
+                output.file(report)
+        except KeyboardInterrupt:
+            progress.close()
+            print("interrupted", file=sys.stderr)
+            return 130
+        except BrokenProcessPool:  # a worker was killed (out of memory, say)
+            progress.close()
+            print(f"a worker process died after {summary.checked} files", file=sys.stderr)
+            return 2
     progress.close()
     output.finish()
     summary.print(arguments, sys.stderr if arguments.output_format in DOCUMENTS else sys.stdout)
