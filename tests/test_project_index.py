@@ -14,6 +14,7 @@ import pytest
 from conftest import REPO, expected_findings
 from flake8_weakglobals.frontends.check_one_file import check_file
 from flake8_weakglobals.frontends.config import Settings
+from flake8_weakglobals.index.project import ProjectIndex, files_stay_put
 from flake8_weakglobals.index.import_lines import import_statements
 
 PROJECTS = REPO / "tests" / "fixtures" / "projects"
@@ -172,3 +173,21 @@ def test_an_import_read_as_text_names_the_absolute_module_from_its_package(text:
     """Whether a sibling imports a module (``used_by_its_package``) rests on this: pyro's ``import
     pyro.distributions.hmm`` beside ``examples/hmm.py`` names another module."""
     assert list(import_statements(text, module, False)) == statements
+
+
+def test_a_run_that_only_reads_looks_at_each_module_once_and_the_next_run_looks_again(tmp_path: Path) -> None:
+    """The linter's run trusts what it read of a module until it ends (files it only reads stay put); outside
+    such a run, and in the next one, a changed module is read again."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    models = package / "models.py"
+    models.write_text("from torch import nn\n\n\nclass Net(nn.Module):\n    pass\n")
+    index = ProjectIndex([tmp_path], cache=None)
+    with files_stay_put():
+        assert index.is_class("pkg.models.Net")
+        models.write_text("Net = None  # no longer a class, and a different size\n")
+        assert index.is_class("pkg.models.Net"), "read again within the run"
+    assert not index.is_class("pkg.models.Net"), "the change went unseen outside the run"
+    with files_stay_put():
+        assert not index.is_class("pkg.models.Net"), "what the last run kept was trusted in this one"
