@@ -363,58 +363,86 @@ def built_and_returned(function: ast.FunctionDef | ast.AsyncFunctionDef, qualify
     .unsqueeze, op]``). Which steps keep what the name makes (a model, a tensor) the reader judges, knowing
     the framework; a parameter or anything else returned is the caller's, and says nothing."""
     returns = [r.value for r in own_returns(function) if not (isinstance(r.value, ast.Constant) and r.value.value is None)]
-    found = {_derivation(function, value, qualify, frozenset()) for value in returns}
+    if not returns or not all(isinstance(value, _DERIVABLE) for value in returns):
+        return None  # ``return self.x``, a literal: nothing the function builds
+    locals_ = _Locals(function)
+    found = {_derivation(locals_, value, qualify, frozenset()) for value in returns}
     built = found.pop() if len(found) == 1 else None
     return list(built) if built else None
 
 
-def _derivation(function: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr, qualify, seen: frozenset[str]) -> Optional[tuple[str, ...]]:  # type: ignore[no-untyped-def]
-    """The derivation of ``value`` in ``function``: the name called to build what it derives from, then the
+_DERIVABLE = (ast.Call, ast.Name, ast.BinOp, ast.Compare, ast.UnaryOp, ast.Subscript)
+
+
+class _Locals:
+    """A function's locals as its own statements bind them (not its nested functions'), read in one walk
+    the first time a derivation needs them: each name's values, and the names no derivation follows (a
+    loop's or a ``with``'s target, a name in any other target, ``model, _ = load(path)`` or ``x[0] = y``,
+    whose value does not mention it). A rebinding from the name itself (``model = model.half()``,
+    ``mask = mask | sink``) keeps what it holds, so it is left out. Whether a value mentions a name is asked
+    only of the names a derivation follows."""
+
+    def __init__(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.function = function
+        self._bound: Optional[dict[str, list[ast.expr]]] = None  # ``name = value``
+        self._within: dict[str, list[ast.expr]] = {}  # ``name`` in another target, with the value bound there
+        self._loops: set[str] = set()  # a loop's or a ``with``'s targets
+
+    def values(self, name: str) -> Optional[list[ast.expr]]:
+        """The values bound to ``name``, or None when it cannot be followed."""
+        if self._bound is None:
+            self._bound = {}
+            for statement in module_level(self.function.body):
+                self._read(statement)
+        if name in self._loops or any(not _mentions(value, name) for value in self._within.get(name, ())):
+            return None
+        return [value for value in self._bound.get(name, ()) if not _mentions(value, name)]
+
+    def _read(self, statement: ast.stmt) -> None:
+        if isinstance(statement, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
+            bound = [statement.target] if isinstance(statement, (ast.For, ast.AsyncFor)) else [i.optional_vars for i in statement.items if i.optional_vars]
+            self._loops.update(n.id for target in bound for n in walk(target) if isinstance(n, ast.Name))
+        if not isinstance(statement, (ast.Assign, ast.AnnAssign)) or statement.value is None:
+            return
+        for target in statement.targets if isinstance(statement, ast.Assign) else [statement.target]:
+            if isinstance(target, ast.Name):
+                self._bound.setdefault(target.id, []).append(statement.value)  # type: ignore[union-attr]
+            else:
+                for name in (n.id for n in walk(target) if isinstance(n, ast.Name)):
+                    self._within.setdefault(name, []).append(statement.value)
+
+
+def _derivation(locals_: _Locals, value: ast.expr, qualify, seen: frozenset[str]) -> Optional[tuple[str, ...]]:  # type: ignore[no-untyped-def]
+    """The derivation of ``value`` in the function: the name called to build what it derives from, then the
     steps; None when it derives from nothing the function builds (a parameter, a constant)."""
     if isinstance(value, ast.Call):
         callee = qualify(value.func)
         if callee is None and isinstance(value.func, ast.Attribute):  # a method of what an expression computes
-            inner = _derivation(function, value.func.value, qualify, seen)
+            inner = _derivation(locals_, value.func.value, qualify, seen)
             return (*inner, f".{value.func.attr}") if inner else None
         if callee is None:
             return None
-        inner = _derivation(function, value.args[0], qualify, seen) if value.args else None
-        return (*inner, f"({callee})") if inner else (callee,)  # ``torch.abs(x)``: the reader asks which it is
+        # ``torch.abs(x)`` computes from ``x``, or builds: the reader asks which. Only torch's functions are
+        # read as computing (the reader keeps no other call's result), so no other call looks further.
+        inner = _derivation(locals_, value.args[0], qualify, seen) if value.args and callee.startswith("torch.") else None
+        return (*inner, f"({callee})") if inner else (callee,)
     if isinstance(value, (ast.BinOp, ast.Compare)):
         operands = [value.left, value.right] if isinstance(value, ast.BinOp) else [value.left, *value.comparators]
-        inner = next(filter(None, (_derivation(function, operand, qualify, seen) for operand in operands)), None)
+        inner = next(filter(None, (_derivation(locals_, operand, qualify, seen) for operand in operands)), None)
         return (*inner, OPERATOR_STEP) if inner else None
     if isinstance(value, ast.UnaryOp):
-        inner = _derivation(function, value.operand, qualify, seen)
+        inner = _derivation(locals_, value.operand, qualify, seen)
         return (*inner, OPERATOR_STEP) if inner else None
     if isinstance(value, ast.Subscript):
-        inner = _derivation(function, value.value, qualify, seen)
+        inner = _derivation(locals_, value.value, qualify, seen)
         return (*inner, INDEX_STEP) if inner else None
     if isinstance(value, ast.Name) and value.id not in seen:
-        return _bound_derivation(function, value.id, qualify, seen | {value.id})
+        bound = locals_.values(value.id)
+        if bound is None:
+            return None
+        found = {_derivation(locals_, each, qualify, seen | {value.id}) for each in bound}
+        return found.pop() if len(found) == 1 else None
     return None
-
-
-def _bound_derivation(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, qualify, seen: frozenset[str]) -> Optional[tuple[str, ...]]:  # type: ignore[no-untyped-def]
-    """The one derivation every binding of the local ``name`` gives it; a rebinding from itself (``model =
-    model.half()``, ``mask = mask | sink``) keeps what it holds. None when it is a loop's or a ``with``'s
-    target, or a binding derives from nothing built (``model = cache[key]``)."""
-    built: set[Optional[tuple[str, ...]]] = set()
-    for statement in module_level(function.body):
-        if isinstance(statement, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
-            bound = [statement.target] if isinstance(statement, (ast.For, ast.AsyncFor)) else [i.optional_vars for i in statement.items if i.optional_vars]
-            if any(isinstance(n, ast.Name) and n.id == name for target in bound for n in walk(target)):
-                return None
-        if not isinstance(statement, (ast.Assign, ast.AnnAssign)) or statement.value is None:
-            continue
-        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-        if _mentions(statement.value, name):
-            continue
-        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
-            built.add(_derivation(function, statement.value, qualify, seen))
-        elif any(isinstance(n, ast.Name) and n.id == name for t in targets for n in walk(t)):
-            return None  # unpacked: ``model, _ = load(path)``
-    return built.pop() if len(built) == 1 else None
 
 
 #: Methods only ``nn.Module`` has: a receiver they are called on is a module, whatever its name.
