@@ -20,10 +20,10 @@ import os
 import sys
 import tempfile
 import warnings
+from contextlib import contextmanager
 from importlib.machinery import PathFinder
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from contextlib import contextmanager
 from typing import Callable, Iterator, Optional, TypeVar
 
 from ..source import parse_once
@@ -46,11 +46,12 @@ _RUNS_SO_FAR = 0
 
 @contextmanager
 def files_stay_put() -> Iterator[None]:
-    """For the length of a run that writes nothing (the linter's command): the files it reads stay as they
-    are, so a module's file is looked at once (one ``stat``), not on every question that reaches it, and
-    where a name leads through re-exports is worked out once. Over torch, DeepSpeed and transformers that
-    was some 50,000 ``stat`` calls. The codemod, which rewrites files it reads, never runs under it; each
-    run is numbered, so nothing kept in one is trusted in the next."""
+    """For the length of a run that writes nothing (the linter's command, the codemod's ``--check`` and
+    ``--diff``): the files it reads stay as they are, so a module's file is looked at once (one ``stat``),
+    not on every question that reaches it, and where a name leads through re-exports is worked out once.
+    Over torch, DeepSpeed and transformers that was 73,000 of the lint's 103,000 ``stat`` calls and 95% of
+    its re-export walks. A run that rewrites the files it reads never runs under it; each run is numbered,
+    so nothing kept in one is trusted in the next."""
     global _READING_RUN, _RUNS_SO_FAR
     _RUNS_SO_FAR += 1
     _READING_RUN = _RUNS_SO_FAR

@@ -110,9 +110,7 @@ def _dropped_registrations(method: FunctionNode, registrars: frozenset[str]) -> 
 
 def _judge(call: ast.Call, method: FunctionNode, info: ClassInfo, survey: Survey, evidence_of: Callable[[], Evidence]) -> Optional[Finding]:
     me = function_parameters(method)[0].arg
-    hook = written = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "hook"), None)
-    if isinstance(hook, ast.Call) and survey.names.qualify(hook.func) == "functools.partial" and hook.args:
-        hook = hook.args[0]  # ``partial(self._hook, name)`` runs ``self._hook``
+    written, hook, _ = _hook_of(call, survey)
     held = _hook_holding_self(hook, me, method, info, survey) if hook is not None else None
     if held is None:
         return None
@@ -138,10 +136,7 @@ def _judge_every_call(call: ast.Call, method: FunctionNode, info: ClassInfo, sur
     the object builds itself included (sweep 18: DiffSynth-Studio's text encoder hooks its own norm in
     ``forward``): each run adds one more hook to the module's table, which keeps them all for as long as
     the module lives, each with what it stored, on the object or in a local of the call it closes over."""
-    hook = written = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "hook"), None)
-    bound: list[ast.expr] = []
-    if isinstance(hook, ast.Call) and survey.names.qualify(hook.func) == "functools.partial" and hook.args:
-        hook, bound = hook.args[0], hook.args[1:]
+    written, hook, bound = _hook_of(call, survey)
     if hook is None:
         return None
     held = _hook_holding_self(hook, function_parameters(method)[0].arg, method, info, survey)
@@ -158,6 +153,15 @@ def _judge_every_call(call: ast.Call, method: FunctionNode, info: ClassInfo, sur
         f"they store (`{text(stored)}`, line {stored.lineno}), for as long as it lives",
         "keep the handle and remove the hook before the call returns, or register it once, in `__init__`",
     )
+
+
+def _hook_of(call: ast.Call, survey: Survey) -> tuple[Optional[ast.expr], Optional[ast.expr], list[ast.expr]]:
+    """The hook a registration passes, as written; what it runs (``partial(self._hook, name)`` runs
+    ``self._hook``); and what a ``partial`` binds before what the module hands it."""
+    written = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "hook"), None)
+    if isinstance(written, ast.Call) and survey.names.qualify(written.func) == "functools.partial" and written.args:
+        return written, written.args[0], written.args[1:]
+    return written, written, []
 
 
 def _on_every_call(method: FunctionNode, call: ast.Call) -> bool:
@@ -180,10 +184,7 @@ def _judge_closure(call: ast.Call, function: FunctionNode, survey: Survey, evide
     state of the function's own: a local the hook closes over (``_state["out"] = output``) or one a
     ``partial`` binds (``partial(save, debug_state, name)``). The caller's model keeps the hook, the hook
     keeps that state, and with the handle dropped nothing takes them off."""
-    hook = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "hook"), None)
-    bound: list[ast.expr] = []
-    if isinstance(hook, ast.Call) and survey.names.qualify(hook.func) == "functools.partial" and hook.args:
-        hook, bound = hook.args[0], hook.args[1:]
+    _, hook, bound = _hook_of(call, survey)
     target = _function_named(hook, function, survey) if isinstance(hook, ast.Name) else None
     if target is None or isinstance(target, ast.Lambda):
         return None
