@@ -37,7 +37,7 @@ from ..index.project import ModuleContext
 from ..index.summaries import MODULE_METHODS_RETURNING_SELF, defines_value_equality
 from ..syntax.container_expressions import Member
 from ..syntax.mentions import Mentions
-from ..syntax.scopes import COMPREHENSIONS, FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, walk
+from ..syntax.scopes import COMPREHENSIONS, FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, is_main_guard, walk
 from .call_routes import handing_decorator, strings_naming
 from .evidence import Evidence, argument_at, text
 from .framework_types import ITERATION_METHODS, MODULE, MODULE_HOOK_REGISTRARS, Vocabulary
@@ -400,7 +400,7 @@ class Owners:
             return True
         return any(
             isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == function.name
-            for statement in self.scopes.module.body if _is_main_guard(statement)
+            for statement in self.scopes.module.body if is_main_guard(statement)
             for node in walk(statement)
         )
 
@@ -783,15 +783,6 @@ def _slots_without_weakref(cls: ast.ClassDef) -> bool:
         if any(isinstance(t, ast.Name) and t.id == "__slots__" for t in targets):
             return "__weakref__" not in ast.unparse(statement.value)  # type: ignore[union-attr]
     return False
-
-
-def _is_main_guard(statement: ast.stmt) -> bool:
-    """``if __name__ == "__main__":``"""
-    test = statement.test if isinstance(statement, ast.If) else None
-    return (
-        isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
-        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
-    )
 
 
 def _key_of_pair(pair: ast.expr) -> ast.expr:

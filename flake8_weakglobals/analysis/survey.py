@@ -16,7 +16,7 @@ from typing import Callable, Iterator, Optional
 from ..index.summaries import KEEPING_METHODS, keeps_created_instances, wraps_a_cache
 from ..syntax.container_expressions import ContainerType, classify, holds_nothing, root_name
 from ..syntax.qualified_names import Names, base_class
-from ..syntax.scopes import COMPOUND, FunctionNode, attributes_set_back, function_parameters, nested_blocks, walk
+from ..syntax.scopes import COMPOUND, FunctionNode, attributes_set_back, function_parameters, is_main_guard, nested_blocks, walk
 from .framework_types import Vocabulary
 from .imported_kinds import CACHE_DECORATORS, NOWHERE, Imported, ImportedContainer, ImportedKeeper
 
@@ -293,7 +293,7 @@ def _visit(
                 if type(method) is ast.Attribute and method.attr in _MODEL_ITERATORS:
                     names = {name.id for name in walk(statement.target) if type(name) is ast.Name}  # type: ignore[attr-defined]
                     pending.model_loop_names.setdefault(function, set()).update(names)  # type: ignore[arg-type]
-            if at_module and _is_main_guard(statement):
+            if at_module and is_main_guard(statement):
                 survey.runs_as_script = True
                 continue  # ``if __name__ == "__main__":`` binds a script's locals, not module state
             for block in nested_blocks(statement):
@@ -450,18 +450,6 @@ def _is_program_output(function: ast.expr) -> bool:
     if type(function) is ast.Name:
         return function.id == "print"  # type: ignore[attr-defined]
     return type(function) is ast.Attribute and function.attr == "parse_args"  # type: ignore[attr-defined]
-
-
-def _is_main_guard(statement: ast.stmt) -> bool:
-    test = getattr(statement, "test", None) if isinstance(statement, ast.If) else None
-    return (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and test.left.id == "__name__"
-        and len(test.comparators) == 1
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value == "__main__"
-    )
 
 
 def _is_dunder(name: str) -> bool:

@@ -31,7 +31,7 @@ from ..analysis.evidence import Evidence, Obj, text
 from ..analysis.imported_kinds import ImportedStore
 from ..analysis.framework_types import PARAMETER, TENSOR, describe
 from ..analysis.survey import PLAIN_VALUES, ClassInfo, Survey, instance_keeping_metaclass
-from ..syntax.scopes import COMPOUND, FUNCTIONS, FunctionNode, attributes_set_back, every_statement, function_parameters, module_level, walk
+from ..syntax.scopes import FunctionNode, attributes_set_back, every_statement, function_parameters, names_read_at_import, walk
 from . import codes
 from .findings import Evidence as Proof, Finding
 
@@ -119,7 +119,7 @@ def _kept_by_imported_classes(module: ast.Module, survey: Survey) -> list[Findin
         stores = survey.imported.stored_later(qualified)  # nothing for most calls: functions, other packages
         if not stores or survey.imported.class_kind(qualified) is not None:
             continue  # a module-level model owns what it holds by design
-        used_at_import = _used_at_import(module) if used_at_import is None else used_at_import
+        used_at_import = names_read_at_import(module) if used_at_import is None else used_at_import
         if holder in used_at_import:
             continue  # the module does its work with the instance as it runs: a program's (a tutorial's) own
         released = attributes_set_back(module.body, lambda target: text(target) == holder)
@@ -170,20 +170,6 @@ def _imported_workspace(holder: str, call: ast.expr, store: ImportedStore, where
         ),
         fix_reason=codes.WORKSPACE,
     )
-
-
-def _used_at_import(module: ast.Module) -> set[str]:
-    """The names the module's own statements read as it runs (``trainer.train()``, ``for batch in
-    collector:``), not inside its functions and classes: a module that works with an object at import is a
-    program, and the object lives exactly as long as that work."""
-    used: set[str] = set()
-    for statement in module_level(module.body):
-        if isinstance(statement, (*FUNCTIONS, ast.ClassDef)):
-            continue
-        # a compound statement's own parts (``for batch in collector:``); ``module_level`` yields its blocks
-        parts = [child for child in ast.iter_child_nodes(statement) if not isinstance(child, ast.stmt)] if type(statement) in COMPOUND else [statement]
-        used.update(node.id for part in parts for node in walk(part) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load))
-    return used
 
 
 def _long_lived_classes(survey: Survey) -> dict[ClassInfo, str]:

@@ -265,6 +265,38 @@ def module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
                 pending.extend(nested_blocks(statement))
 
 
+def is_main_guard(statement: ast.stmt) -> bool:
+    """``if __name__ == "__main__":``, the block a module runs only as a program."""
+    test = statement.test if isinstance(statement, ast.If) else None
+    return (
+        isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+        and len(test.comparators) == 1 and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value == "__main__"
+    )
+
+
+def names_read_at_import(module: ast.Module) -> set[str]:
+    """The names the module's own statements read as it runs (``trainer.train()``, ``for batch in
+    collector:``), not inside its functions and classes: a module that works with an object at import is a
+    program, and the object lives exactly as long as that work."""
+    return {name for statement in module_level(module.body) for name in names_read_by(statement)}
+
+
+def names_read_by(statement: ast.stmt) -> set[str]:
+    """The names a statement of a block reads itself: a compound statement's own parts (``for batch in
+    collector:``), not its blocks; nothing of a function's or class's body."""
+    if isinstance(statement, (*FUNCTIONS, ast.ClassDef)):
+        return set()
+    return {node.id for part in own_parts(statement) for node in walk(part) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+
+
+def own_parts(statement: ast.stmt) -> list[ast.AST]:
+    """What a statement of a block runs itself: a simple statement whole, a compound one's own expressions
+    (``for batch in collector:``, ``with open(p) as f:``), not the statements of its blocks."""
+    if type(statement) not in COMPOUND:
+        return [statement]
+    return [child for child in ast.iter_child_nodes(statement) if not isinstance(child, (ast.stmt, ast.excepthandler))]
+
+
 #: Statements a binding before them still reaches past: their blocks run at most once each, in order. A
 #: loop's body may run again after a later binding in it, so the search stops at a loop.
 _STRAIGHT = (ast.If, ast.With, ast.AsyncWith, ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
