@@ -111,6 +111,8 @@ def test_names_alone_are_never_evidence() -> None:
 
 
 def test_module_level_model_owning_its_tensors_is_not_a_registry() -> None:
+    """Its list is the model's own state, not a registry (no WG002 or WG011); the model itself, built as the
+    module is imported, is kept for the process (WG007)."""
     source = (
         "import torch\n"
         "class Model(torch.nn.Module):\n"
@@ -119,7 +121,24 @@ def test_module_level_model_owning_its_tensors_is_not_a_registry() -> None:
         "        self.extra = [torch.zeros(1)]\n"
         "model = Model()\n"
     )
-    assert analyze_source(source) == []
+    assert [(finding.code, finding.name) for finding in analyze_source(source)] == [("WG007", "model")]
+
+
+def test_what_tests_and_examples_build_at_import_is_their_own(tmp_path: Path) -> None:
+    """A module of a test suite or of examples, by its name or its package's, keeps its tables for its tests
+    or its demo: only the library module's constant is WG007."""
+    source = "import torch\nEPS = torch.tensor(1e-6)\n\n\ndef shift(x):\n    return x + EPS\n"
+    for relative in ("pkg/__init__.py", "pkg/tests/__init__.py", "pkg/examples/__init__.py"):
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text("")
+    found = {}
+    modules = ("pkg/ops.py", "pkg/tests/helpers.py", "pkg/test_ops.py", "pkg/ops_test.py", "pkg/examples/dictionary.py")
+    for relative in modules:
+        path = tmp_path / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source)
+        found[relative] = [finding.code for finding in analyze(ast.parse(source), source, context=context_for(path))]
+    assert found == {relative: ["WG007"] if relative == "pkg/ops.py" else [] for relative in modules}
 
 
 def test_state_of_a_module_level_instance_is_long_lived() -> None:

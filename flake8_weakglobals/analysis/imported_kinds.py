@@ -60,6 +60,10 @@ class ImportedStore:
     filled: bool = False  # put into a container on the instance (``self.buffer[key] = torch.empty(n)``), not stored as it
 
 
+#: Directories whose modules are a test suite's or examples, not the library code a package imports.
+_TESTS_AND_EXAMPLES = frozenset({"test", "tests", "testing", "example", "examples", "tutorials", "docs"})
+
+
 class Imported:
     def __init__(self, context: Optional[ModuleContext], vocabulary: Vocabulary) -> None:
         self.context = context
@@ -187,6 +191,17 @@ class Imported:
         module another module of its directory imports): a ``__main__`` block there is a demo or a command,
         not the whole module."""
         return self.context is not None and self.context.index.used_by_its_package(self.context.name)
+
+    def among_tests_or_examples(self) -> bool:
+        """Whether the checked module belongs to a test suite or to examples, by its dotted name: a ``test_*``,
+        ``*_test`` or ``conftest`` module, or one in a ``test``, ``tests``, ``testing``, ``example``,
+        ``examples``, ``tutorials`` or ``docs`` package: a test's tables, or a demo's. (A directory without
+        ``__init__.py`` is no package: its files are their own import root, wherever they sit.)"""
+        parts = self.context.name.split(".") if self.context is not None else [""]
+        return (
+            parts[-1].startswith("test_") or parts[-1].endswith("_test") or parts[-1] == "conftest"
+            or any(part in _TESTS_AND_EXAMPLES for part in parts[:-1])
+        )
 
     def module_level_instance(self, qualified: str) -> Optional[tuple[str, str, int]]:
         """Where another project module binds ``qualified`` at import to an instance of a project class, kept

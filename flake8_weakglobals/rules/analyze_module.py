@@ -26,6 +26,7 @@ from ..analysis.memo_decorators import memo_decorators
 from .caches import judge_cache, judge_kept_by_cache, judge_memo_decorator
 from .containers import ContainerJudge
 from .finalizers import judge_finalizers
+from .kept_from_import import judge_kept_from_import
 from .kept_hooks import judge_kept_hooks
 from .kept_slots import judge_kept_slots
 from .singleton_state import judge_singleton_state
@@ -57,8 +58,9 @@ def analyze(
     findings.extend(judge_kept_hooks(survey, module_evidence, MODULE_HOOK_REGISTRARS, mentions))
     findings.extend(judge_singleton_state(tree, survey, module_evidence))
     findings.extend(judge_kept_slots(tree, survey, module_evidence))
+    built_at_import = judge_kept_from_import(tree, survey, module_evidence)
     if not survey.has_candidates:
-        return sorted(findings, key=lambda finding: (finding.line, finding.col, finding.code))
+        return _sorted(findings, built_at_import)
     collected = collect(tree, mentions, survey, scopes)
     evidence = Evidence(scopes, survey, vocabulary, _hooks(collected.hook_calls, scopes, survey), mentions)
     classifier = UseClassifier(scopes, survey, evidence.calls_of, evidence.mentions_of)
@@ -70,6 +72,14 @@ def analyze(
         finding = judge.kept_argument(kept) if kept.keeper.type is not None else judge_kept_by_cache(kept, evidence)
         findings.extend([finding] if finding is not None else [])
     findings.extend(finding for cached in survey.cached_functions if (finding := judge_cache(cached, survey, evidence)) is not None)
+    return _sorted(findings, built_at_import)
+
+
+def _sorted(findings: list[Finding], built_at_import: list[Finding]) -> list[Finding]:
+    """The findings by position, with what the module built at import where no other finding names the same
+    container: a dict filled at import and again as the program runs is one finding, of what it is filled with."""
+    named = {finding.name for finding in findings}
+    findings = findings + [finding for finding in built_at_import if finding.name not in named]
     return sorted(findings, key=lambda finding: (finding.line, finding.col, finding.code))
 
 

@@ -125,12 +125,15 @@ nothing sets back (`global _window; _window = torch.hann_window(n)`), and a long
 that one of its methods sets to a tensor it builds (`def setup_buffer(self, n): self.buffer = torch.empty(n,
 pin_memory=True)` on a module-level manager), and a container on a long-lived instance of another project
 module's class that its methods fill with tensors they allocate (`_BUFFER = GlobalMemoryBuffer()`, whose
-`get_tensor` does `self.buffer[key] = torch.empty(n)`; reported at the call that makes the instance).*
+`get_tensor` does `self.buffer[key] = torch.empty(n)`; reported at the call that makes the instance); and, in
+library code, a module-level name or class attribute bound at import to modules or tensors built in that
+statement (`EPS = torch.tensor(1e-6)`, `COLORS = {"white": torch.ones(3)}`, `class Task: DEFAULT_LOSS =
+nn.BCELoss()`).*
 
 - **Why it matters**: the process keeps every object it ever made there: a workspace per size and device, a
   mel filterbank or a window per device (often on the GPU), a model a loader function cached by name.
   Usually it is on purpose and small; it is still memory that nothing frees after the model that used it is
-  gone, and the finding says where it is.
+  gone (built at import, even if nothing ever uses it), and the finding says where it is.
 - **Example**: `class DeepSpeedSelfAttention: _qkv_buffers = []` with `_qkv_buffers.append(torch.empty(...))`;
   a map of them under plain keys, `_cublaslt_workspaces[(device, size)] = torch.empty(size, ...)` (torch);
   `@lru_cache def mel_filters(device, n_mels: int) -> torch.Tensor` (the tensors it returns, one per
@@ -146,9 +149,14 @@ module's class that its methods fill with tensors they allocate (`_BUFFER = Glob
   never rewritten, for the same reason.
 - **Known false positives**: an object built by a local class whose constructor registers it elsewhere
   (the container is then not its only owner); a cached function annotated `-> Tensor` that returns
-  something else (the annotation is believed). What a module builds at import (a test's parametrize table)
-  is its own data and never WG007, nor are the globals of a program (a module with an `if __name__ ==
-  "__main__":` block, or one that prints or parses its arguments at import) and its functions' caches,
+  something else (the annotation is believed). What a test module builds at import (a parametrize table;
+  a module that imports pytest or unittest, defines `test_*` functions or `Test*` classes, or is named
+  `test_*`, `*_test` or `conftest`, or sits in a `test`, `tests` or `testing` package) is its tests' own
+  data and never WG007; so is what a module works with as it is imported, a tutorial without a `__main__`
+  block (`model = Net()`, then `model(x)`, `torch.compile(model)` or a loop at the top level); and what
+  derives from a module's own objects (`X.cuda()`, `X[0]`: `X` is reported). Nor are the globals of a
+  program (a module with an `if __name__ == "__main__":` block, or one that prints or parses its arguments
+  at import) and its functions' caches,
   unless its package uses it (a package's `__init__`, or a module another module of its directory or of a
   package directory around it imports: its `__main__` block is then a demo or a command). Nor is a
   workspace set back to nothing (`None`, an empty container) in a method that runs after the work that

@@ -1,0 +1,176 @@
+"""WG007 on what library code builds at import: a module-level name or class attribute bound, as the module
+is imported, to tensors or modules it builds right there (``EPS = torch.tensor(1e-6)``, ``_LOSS =
+nn.BCELoss()``, ``COLORS = {"white": torch.ones(3)}``, ``class Task: DEFAULT_LOSS = nn.BCELoss()``).
+
+A module is imported once and kept for the process, and so is a class: what it binds at import is memory
+the process keeps, whether or not any model still uses it, and on the GPU when it is built there. It is the
+workspace of WG007 made eagerly instead of on first use, and as often kept on purpose: the finding says
+where it is and ``# noqa: WG007`` says it is meant.
+
+Not reported: a program's globals (its run's own state, gone when it exits), a test module's tables (its
+parametrize lists and fixtures' data) and an example's (a module under ``examples/``, ``tutorials/`` or
+``docs/``: a demo's objects, or a case table as torch's export examples), a module that works with the object as it is imported (a tutorial,
+``model = Net()`` then ``model(x)`` at the top level), what is derived from the module's own objects
+(``X[0]``, ``X.cuda()``: the object it comes from is reported), a name a function of the module sets back
+(``X = None``) or swaps (``global X``), a name the module binds more than once or computes from one (its
+running state), an object that only holds framework objects (its state is WG011's), and what a loop or an
+``if __name__ == "__main__":`` block binds.
+"""
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from typing import Callable, Iterator, Optional
+
+from ..analysis.evidence import Evidence, Obj, Seq, Tup, Value
+from ..analysis.framework_types import MODULE, PARAMETER, TENSOR, tensor_valued
+from ..analysis.survey import Survey
+from ..syntax.qualified_names import Names
+from ..syntax.scopes import COMPOUND, FUNCTIONS, is_main_guard, module_level, names_read_by, nested_blocks, own_parts, walk
+from . import codes
+from .findings import Evidence as Proof, Finding
+
+#: Imports that make a module part of a test suite: what it builds at import is its tests' own data.
+_TEST_FRAMEWORKS = frozenset({"pytest", "unittest"})
+#: What can build an object in the statement that binds it: a call, or a display of calls. A name, a
+#: constant or a lambda builds nothing; a comprehension runs over the module's own objects.
+_BUILDING = (ast.Call, ast.Dict, ast.List, ast.Tuple, ast.Set)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+#: What is reported: objects that are memory themselves, not ones that may come to hold some (an empty fx
+#: graph, an optimizer over another module-level model's parameters).
+_FRAMEWORK_OBJECTS = frozenset({MODULE, PARAMETER, TENSOR})
+
+
+def judge_kept_from_import(module: ast.Module, survey: Survey, evidence_of: Callable[[], Evidence]) -> list[Finding]:
+    """WG007 for each module-level name and class attribute of a library module bound at import to
+    framework objects built in that statement; none at all where the module works with one of them as it
+    runs (a tutorial: ``model = Net()``, then ``model(x)`` at the top level)."""
+    if survey.is_a_program or _is_a_test_module(module) or survey.imported.among_tests_or_examples():
+        return []
+    set_back = {store.name for store in survey.slot_stores if store.sets_back}
+    running: Optional[set[str]] = None  # read once, and only for a module that binds something by a call
+    found: list[Finding] = []
+    for owner, statement in _bindings_at_import(module):
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        names = [target for target in targets if isinstance(target, ast.Name)]
+        if not names or len(names) < len(targets) or statement.value is None:
+            continue
+        qualified = [f"{owner.name}.{target.id}" if owner is not None else target.id for target in names]
+        if any(name in set_back or name in survey.global_names for name in qualified) or not isinstance(statement.value, _BUILDING):
+            continue  # a function may let it go or swap it: WG012 and WG007 judge what functions put there
+        running = _running_state(module) if running is None else running
+        if any(name in running for name in qualified) or any(isinstance(node, ast.Name) and node.id in running for node in walk(statement.value)):
+            continue  # the module's running state: ``x = f(x)``, or made from it
+        parts = [key for key in statement.value.keys if key is not None] if isinstance(statement.value, ast.Dict) else []
+        built = _built_here(evidence_of().of(statement.value)) or next(
+            (keyed for key in parts if (keyed := _built_here(evidence_of().of(key))) is not None), None
+        )  # a map keyed by what it builds (``{nn.ReLU(): "relu"}``)
+        if built is not None and built.kind in _FRAMEWORK_OBJECTS:
+            found.append(_finding(names[0], qualified[0], owner, built))
+    if found and _worked_with_at_import(module, survey.names) & {finding.name for finding in found if finding.scope == "module"}:
+        return []  # the module works with what it builds as it runs: a program's (a tutorial's) own objects
+    return found
+
+
+def _running_state(module: ast.Module) -> set[str]:
+    """The module-level names bound more than once as the module runs (``x = f(x)``, a loop's variable), and
+    those computed from them, in the order they are bound: the module's running state, not objects it keeps
+    as they were built. Asking what each is would follow every binding of every name it is made from (a
+    pattern table that rebinds its names eight times each asks 8^n questions)."""
+    bound = Counter(
+        node.id for statement in module_level(module.body) if not isinstance(statement, (*FUNCTIONS, ast.ClassDef))
+        for part in own_parts(statement) for node in walk(part) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+    )
+    running = {name for name, times in bound.items() if times > 1}
+    for statement in module_level(module.body):
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+            if any(isinstance(node, ast.Name) and node.id in running for node in walk(statement.value)):
+                targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+                running.update(node.id for target in targets for node in walk(target) if isinstance(node, ast.Name))
+    return running
+
+
+def _worked_with_at_import(module: ast.Module, names: Names) -> set[str]:
+    """The names the module works with as it runs, outside its functions and classes: read by any statement
+    but an assignment (``print(x)``, ``for batch in loader:``) or anywhere in a loop, and in an assignment's
+    value called, themselves or through a method (``out = model(x)``, ``opt = SGD(model.parameters())``), or
+    handed to a call (``fast = torch.compile(model)``). Deriving another of the module's tensors from one is no work: a
+    torch function or a ``Tensor`` method that returns a tensor (``ON_GPU = TABLE.cuda()``, ``BOTH =
+    torch.cat([A, B])``, as torch's stubs declare them)."""
+    functions, methods = tensor_valued()
+    worked_with: set[str] = set()
+    for statement in module_level(module.body):
+        if isinstance(statement, _LOOPS):  # what a loop at the top level reads, it works with
+            worked_with.update(node.id for node in walk(statement) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load))
+        if not isinstance(statement, (ast.Assign, ast.AnnAssign)):
+            worked_with |= names_read_by(statement)
+            continue
+        for node in walk(statement.value) if statement.value is not None else ():
+            if not isinstance(node, ast.Call) or (isinstance(node.func, ast.Attribute) and node.func.attr in methods):
+                continue
+            if names.qualify(node.func) in functions:
+                continue
+            callee = node.func.value if isinstance(node.func, ast.Attribute) else node.func
+            arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+            worked_with.update(name.id for part in [callee, *arguments] for name in walk(part) if isinstance(name, ast.Name))
+    return worked_with
+
+
+def _is_a_test_module(module: ast.Module) -> bool:
+    """A module of a test suite: it imports pytest or unittest, or defines ``test_*`` functions or ``Test*``
+    classes at its top level."""
+    for statement in module.body:
+        if isinstance(statement, ast.Import) and any(alias.name.partition(".")[0] in _TEST_FRAMEWORKS for alias in statement.names):
+            return True
+        if isinstance(statement, ast.ImportFrom) and (statement.module or "").partition(".")[0] in _TEST_FRAMEWORKS and not statement.level:
+            return True
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and statement.name.startswith("test_"):
+            return True
+        if isinstance(statement, ast.ClassDef) and statement.name.startswith("Test"):
+            return True
+    return False
+
+
+def _bindings_at_import(module: ast.Module) -> Iterator[tuple[Optional[ast.ClassDef], ast.Assign | ast.AnnAssign]]:
+    """The assignments that run once, as the module is imported: its body and the blocks of its ``if``,
+    ``try`` and ``with`` statements (not a loop's, which a program runs, nor a ``__main__`` block), and the
+    bodies of its top-level classes; each with the class whose body binds it (None for the module)."""
+    pending = [module.body]
+    while pending:
+        for statement in pending.pop():
+            if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+                yield None, statement
+            elif isinstance(statement, ast.ClassDef):
+                yield from ((statement, inner) for inner in statement.body if isinstance(inner, (ast.Assign, ast.AnnAssign)))
+            elif type(statement) in COMPOUND and not isinstance(statement, _LOOPS) and not is_main_guard(statement):
+                pending.extend(nested_blocks(statement))
+
+
+def _built_here(value: Value) -> Optional[Obj]:
+    """The first framework object the bound value builds right there, itself or as an item of a tuple, list
+    or record it builds; None for what derives from the module's other objects or was built elsewhere, and
+    for an object that only holds framework objects (``Tracker()``: what its methods store later is WG011's)."""
+    if isinstance(value, Obj):
+        return value if value.owned and not value.module_held and not value.from_foreign and not value.holds else None
+    if isinstance(value, Seq):
+        return _built_here(value.element)
+    if isinstance(value, Tup):
+        return next((built for item in value.items if (built := _built_here(item)) is not None), None)
+    return None
+
+
+def _finding(target: ast.Name, name: str, owner: Optional[ast.ClassDef], built: Obj) -> Finding:
+    place, kind = ("class", "attribute") if owner is not None else ("module-level", "name")
+    evidence = f"({built.cited(target.lineno)}, at import), for the rest of the process"
+    return Finding(
+        code="WG007",
+        line=target.lineno,
+        col=target.col_offset,
+        name=name,
+        kind=kind,
+        scope="class" if owner is not None else "module",
+        holds=(built.kind,),
+        evidence=Proof(built.line or target.lineno, built.why),
+        message=codes.container_message("WG007", kind, place, name, (built.kind,), evidence),
+        fix_reason=codes.WORKSPACE,
+    )
