@@ -342,6 +342,9 @@ def test_a_key_freed_by_the_cyclic_collector_leaves_no_entry_that_looks_live() -
 
 def test_container_never_keeps_itself_alive() -> None:
     key = nn.Linear(2, 2)
+    # torch may hold weak references of its own to each new module (once torch.compile has run in this
+    # process, dynamo tags every module it sees made): count the container's against those
+    others = weakref.getweakrefcount(key)
     gc.disable()
     try:
         store, members = WeakIdMap({key: 1}), WeakIdSet([key])
@@ -350,15 +353,16 @@ def test_container_never_keeps_itself_alive() -> None:
         assert refs[0]() is None and refs[1]() is None, "freed by reference counting alone"
     finally:
         gc.enable()
-    assert weakref.getweakrefcount(key) == 0
+    assert weakref.getweakrefcount(key) == others
 
 
 def test_overwriting_a_key_keeps_one_weak_reference() -> None:
     key = nn.Linear(2, 2)
+    others = weakref.getweakrefcount(key)  # torch's own, as above
     store = WeakIdMap()
     for value in range(100):
         store[key] = value
-    assert weakref.getweakrefcount(key) == 1 and store[key] == 99
+    assert weakref.getweakrefcount(key) == others + 1 and store[key] == 99
 
 
 def test_clear_and_refill_and_rebinding_stay_flat() -> None:
