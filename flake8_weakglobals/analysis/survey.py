@@ -109,6 +109,9 @@ class SlotStore:
     instance_of: str = ""
     #: For an instance another module binds: where, as a message says it (```pkg._state` line 9``)
     instance_defined: str = ""
+    #: An attribute of a module-level function, which lives as long as its module: the lazy singleton
+    #: ``if not hasattr(get_tokenizer, "tokenizer"): get_tokenizer.tokenizer = Tokenizer(path)``
+    of_function: bool = False
 
     @property
     def sets_back(self) -> bool:
@@ -688,6 +691,9 @@ def _settle_candidates(survey: Survey, pending: _Pending, vocabulary: Vocabulary
             slot = f"{owner}.{target.attr}" if owner else f"{target.value.id}.{target.attr}"  # type: ignore[attr-defined]
             of, defined = instance or ("", "")
             survey.slot_stores.append(SlotStore(slot, target, value, function, instance_of=of, instance_defined=defined))
+        elif target.value.id in survey.functions and not _bound_in(function, target.value.id):  # type: ignore[attr-defined]
+            slot = f"{target.value.id}.{target.attr}"  # type: ignore[attr-defined]
+            survey.slot_stores.append(SlotStore(slot, target, value, function, of_function=True))
     for holder, attribute, callee in pending.class_body_instances:
         created = _module_class(survey, callee)
         if created is not None and created.kind is None and not _let_go_by_the_class(survey, holder, attribute):

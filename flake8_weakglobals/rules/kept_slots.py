@@ -18,7 +18,9 @@ a slot too (``SparseHelper._cur_active = mask``), but that class's own default i
 an unload in another module (``worker.model = None`` elsewhere) is not seen. A module-level instance, of
 this module (``state = State()``) or imported from another project module (apex's ``from ._amp_state import
 _amp_state``; ``summaries.module_level_instances``, read on demand), is such a slot too, attribute by
-attribute (``_amp_state.handle = handle``): empty unless its class's ``__init__`` here sets it.
+attribute (``_amp_state.handle = handle``): empty unless its class's ``__init__`` here sets it. So is a
+module-level function's own attribute (``if not hasattr(get_model, "model"): get_model.model = Net()``):
+the function lives as long as its module.
 """
 from __future__ import annotations
 
@@ -37,8 +39,8 @@ from .findings import Evidence as Proof, Finding
 DOCS: dict[str, str] = {
     "WG012": """\
 *A module-level name or class attribute, empty at import (`None`), or an attribute of a module-level
-instance, that a function sets to a module (or an object holding one), or to a tensor its caller handed it,
-and that nothing sets back.*
+instance or of a module-level function (`get_model.model = Net()`, a lazy singleton), that a function sets
+to a module (or an object holding one), or to a tensor its caller handed it, and that nothing sets back.*
 
 - **Why it matters**: a module and its classes live as long as the process. A model loaded on first use
   into a global (`global model; model = Net()`), or into a class attribute (`cls.checker = ...`), stays in
@@ -69,7 +71,7 @@ def judge_kept_slots(module: ast.Module, survey: Survey, evidence_of: Callable[[
     for store in survey.slot_stores:
         if store.name in set_back or store.name in reported or isinstance(store.value, PLAIN_VALUES) or store.value is None:
             continue
-        if survey.is_a_program and ("." not in store.name or store.instance_of):
+        if survey.is_a_program and ("." not in store.name or store.instance_of or store.of_function):
             continue  # a program's globals: its own state, gone when it exits
         definition = _definition(module, survey, store)
         if definition is not None and not _empty(definition[1]):
@@ -136,9 +138,12 @@ def _set_as_built(survey: Survey, store: SlotStore) -> bool:
 
 
 def _place(store: SlotStore) -> tuple[str, str]:
-    """How a message names the slot: a module-level name, a class attribute, or a module-level instance's."""
+    """How a message names the slot: a module-level name, a class attribute, a module-level instance's or a
+    module-level function's attribute."""
     if store.instance_of:
         return "module-level instance's", "attribute"
+    if store.of_function:
+        return "module-level function's", "attribute"
     return ("class", "attribute") if "." in store.name else ("module-level", "name")
 
 
