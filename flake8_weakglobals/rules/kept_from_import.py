@@ -19,6 +19,7 @@ running state), an object that only holds framework objects (its state is WG011'
 from __future__ import annotations
 
 import ast
+import sys
 from collections import Counter
 from typing import Callable, Iterator, Optional
 
@@ -26,7 +27,7 @@ from ..analysis.evidence import Evidence, Obj, Seq, Tup, Value
 from ..analysis.framework_types import MODULE, PARAMETER, TENSOR, tensor_valued
 from ..analysis.survey import Survey
 from ..syntax.qualified_names import Names
-from ..syntax.scopes import COMPOUND, FUNCTIONS, is_main_guard, module_level, names_read_by, nested_blocks, own_parts, walk
+from ..syntax.scopes import COMPOUND, is_main_guard, module_level, names_read_by, nested_blocks, walk
 from . import codes
 from .findings import Evidence as Proof, Finding
 
@@ -36,6 +37,9 @@ _TEST_FRAMEWORKS = frozenset({"pytest", "unittest"})
 #: constant or a lambda builds nothing; a comprehension runs over the module's own objects.
 _BUILDING = (ast.Call, ast.Dict, ast.List, ast.Tuple, ast.Set)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
+#: The standard library's top-level modules (Python 3.10+; before, every call is asked about, which costs
+#: time and changes no finding).
+_STANDARD_LIBRARY: frozenset[str] = getattr(sys, "stdlib_module_names", frozenset())
 #: What is reported: objects that are memory themselves, not ones that may come to hold some (an empty fx
 #: graph, an optimizer over another module-level model's parameters).
 _FRAMEWORK_OBJECTS = frozenset({MODULE, PARAMETER, TENSOR})
@@ -58,6 +62,8 @@ def judge_kept_from_import(module: ast.Module, survey: Survey, evidence_of: Call
         qualified = [f"{owner.name}.{target.id}" if owner is not None else target.id for target in names]
         if any(name in set_back or name in survey.global_names for name in qualified) or not isinstance(statement.value, _BUILDING):
             continue  # a function may let it go or swap it: WG012 and WG007 judge what functions put there
+        if not _may_build(statement.value, survey.names):
+            continue  # ``logger = logging.getLogger(__name__)``: asked of nothing but the standard library
         running = _running_state(module) if running is None else running
         if any(name in running for name in qualified) or any(isinstance(node, ast.Name) and node.id in running for node in walk(statement.value)):
             continue  # the module's running state: ``x = f(x)``, or made from it
@@ -72,14 +78,42 @@ def judge_kept_from_import(module: ast.Module, survey: Survey, evidence_of: Call
     return found
 
 
+def _may_build(value: ast.expr, names: Names) -> bool:
+    """Whether the value calls something that may build a framework object where it is bound (itself, an
+    item of a display, the receiver of a method chain, an operand): a name of this module (a class or a
+    function it defines), or one imported from outside the standard library (torch's factories and classes, a
+    project's or another package's). Most calls a module makes at import are the standard library's
+    (``logging.getLogger``, ``TypeVar``, ``namedtuple``), and the evidence is not asked about them."""
+    pending = [value]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Call):
+            qualified = names.qualify(node.func)
+            if qualified is None and isinstance(node.func, ast.Name):
+                return True  # the module's own class or function
+            if qualified is not None and qualified.partition(".")[0] not in _STANDARD_LIBRARY:
+                return True
+            if isinstance(node.func, ast.Attribute):
+                pending.append(node.func.value)  # ``torch.ones(4).cuda()``
+        elif isinstance(node, ast.Dict):
+            pending.extend(part for part in (*node.keys, *node.values) if part is not None)
+        elif isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            pending.extend(node.elts)
+        elif isinstance(node, ast.BinOp):
+            pending.extend((node.left, node.right))
+        elif isinstance(node, (ast.UnaryOp, ast.Subscript, ast.Attribute, ast.Starred)):
+            pending.append(node.operand if isinstance(node, ast.UnaryOp) else node.value)
+    return False
+
+
 def _running_state(module: ast.Module) -> set[str]:
     """The module-level names bound more than once as the module runs (``x = f(x)``, a loop's variable), and
     those computed from them, in the order they are bound: the module's running state, not objects it keeps
     as they were built. Asking what each is would follow every binding of every name it is made from (a
     pattern table that rebinds its names eight times each asks 8^n questions)."""
     bound = Counter(
-        node.id for statement in module_level(module.body) if not isinstance(statement, (*FUNCTIONS, ast.ClassDef))
-        for part in own_parts(statement) for node in walk(part) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+        node.id for statement in module_level(module.body) for target in _targets(statement)
+        for node in walk(target) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
     )
     running = {name for name, times in bound.items() if times > 1}
     for statement in module_level(module.body):
@@ -88,6 +122,17 @@ def _running_state(module: ast.Module) -> set[str]:
                 targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
                 running.update(node.id for target in targets for node in walk(target) if isinstance(node, ast.Name))
     return running
+
+
+def _targets(statement: ast.stmt) -> list[ast.expr]:
+    """What a statement of a block binds by assignment: an assignment's targets, a loop's, a ``with``'s."""
+    if isinstance(statement, ast.Assign):
+        return statement.targets
+    if isinstance(statement, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
+        return [statement.target]
+    if isinstance(statement, (ast.With, ast.AsyncWith)):
+        return [item.optional_vars for item in statement.items if item.optional_vars is not None]
+    return []
 
 
 def _worked_with_at_import(module: ast.Module, names: Names) -> set[str]:
