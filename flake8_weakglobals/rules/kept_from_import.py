@@ -62,7 +62,7 @@ def judge_kept_from_import(module: ast.Module, survey: Survey, evidence_of: Call
         qualified = [f"{owner.name}.{target.id}" if owner is not None else target.id for target in names]
         if any(name in set_back or name in survey.global_names for name in qualified) or not isinstance(statement.value, _BUILDING):
             continue  # a function may let it go or swap it: WG012 and WG007 judge what functions put there
-        if not _may_build(statement.value, survey.names):
+        if not _may_build(statement.value, survey):
             continue  # ``logger = logging.getLogger(__name__)``: asked of nothing but the standard library
         running = _running_state(module) if running is None else running
         if any(name in running for name in qualified) or any(isinstance(node, ast.Name) and node.id in running for node in walk(statement.value)):
@@ -78,20 +78,27 @@ def judge_kept_from_import(module: ast.Module, survey: Survey, evidence_of: Call
     return found
 
 
-def _may_build(value: ast.expr, names: Names) -> bool:
+def _may_build(value: ast.expr, survey: Survey) -> bool:
     """Whether the value calls something that may build a framework object where it is bound (itself, an
-    item of a display, the receiver of a method chain, an operand): a name of this module (a class or a
-    function it defines), or one imported from outside the standard library (torch's factories and classes, a
-    project's or another package's). Most calls a module makes at import are the standard library's
-    (``logging.getLogger``, ``TypeVar``, ``namedtuple``), and the evidence is not asked about them."""
+    item of a display, the receiver of a method chain, an operand): torch's factories and framework classes
+    (not the rest of torch: ``torch.library.Library``, ``torch._C`` calls), a class of this module that is
+    a framework type, a function of this module, or a name imported from outside torch and the standard
+    library (a project's or another package's). Most calls a module makes at import are neither
+    (``logging.getLogger``, ``TypeVar``, ``torch.fx.wrap``), and the evidence is not asked about them."""
+    functions, _ = tensor_valued()
     pending = [value]
     while pending:
         node = pending.pop()
         if isinstance(node, ast.Call):
-            qualified = names.qualify(node.func)
+            qualified = survey.names.qualify(node.func)
             if qualified is None and isinstance(node.func, ast.Name):
-                return True  # the module's own class or function
-            if qualified is not None and qualified.partition(".")[0] not in _STANDARD_LIBRARY:
+                info = survey.classes.get(node.func.id)
+                if info is None or info.kind is not None:
+                    return True  # a function of the module, or one of its framework classes
+            elif qualified is not None and qualified.startswith("torch."):
+                if survey.imported.vocabulary.kind_of_call(qualified) is not None or qualified in functions:
+                    return True
+            elif qualified is not None and qualified.partition(".")[0] not in _STANDARD_LIBRARY:
                 return True
             if isinstance(node.func, ast.Attribute):
                 pending.append(node.func.value)  # ``torch.ones(4).cuda()``
