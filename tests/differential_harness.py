@@ -53,8 +53,7 @@ class CodemodRun:
     returncode: int
     stdout: str
     stderr: str
-    #: resolved path -> its "left as is" reasons, for the containers and caches a fix is made for: a workspace
-    #: (WG007) is never fixed, so leaving one beside a fixed container refuses nothing
+    #: resolved path -> its "left as is" lines, each ``CODE: reason``
     left: dict[str, list[str]] = field(default_factory=dict)
     errors: dict[str, list[str]] = field(default_factory=dict)  # resolved path -> its error messages
 
@@ -74,8 +73,8 @@ def apply_codemod(directory: Path, arguments: Sequence[str], timeout: float = 30
     run = CodemodRun(process.returncode, process.stdout, process.stderr)
     for line in process.stdout.splitlines():
         match = LEFT.match(line)
-        if match and match["code"] != "WG007":
-            run.left.setdefault(str((directory / match["path"]).resolve()), []).append(match["reason"])
+        if match:
+            run.left.setdefault(str((directory / match["path"]).resolve()), []).append(f"{match['code']}: {match['reason']}")
     for line in process.stderr.splitlines():
         match = ERROR.match(line)
         if match:
