@@ -6,10 +6,11 @@ matters and what to do: ``advice`` (under ``--show-source``) and ``rule_docs`` (
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 
 from ..analysis.framework_types import describe
-from .findings import Finding
+from .findings import Evidence, Finding
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,15 @@ def memo_message(decorator: str, container: str, wrapper: str, fill_line: int, k
 
 #: Why the codemod leaves a WG007 workspace alone.
 WORKSPACE = "it is a workspace of objects it builds itself; a weak container would drop them at once"
+
+
+def workspace(at: ast.expr, name: str, kind: str, place: str, scope: str, holds: str, proof: Evidence, evidence: str) -> Finding:
+    """WG007, reported at ``at`` (where ``# noqa`` belongs): a workspace of objects the code builds itself,
+    kept for the process, which the codemod leaves alone (``WORKSPACE``)."""
+    return Finding(
+        code="WG007", line=at.lineno, col=at.col_offset, name=name, kind=kind, scope=scope, holds=(holds,), evidence=proof,
+        message=container_message("WG007", kind, place, name, (holds,), evidence), fix_reason=WORKSPACE,
+    )
 #: Why the codemod leaves a decorator's own cache alone.
 HAND_WRITTEN_CACHE = (
     "a hand-written cache in a decorator's closure: the codemod rewrites containers and lru_caches, not "

@@ -214,15 +214,5 @@ def _built_here(value: Value) -> Optional[Obj]:
 def _finding(target: ast.Name, name: str, owner: Optional[ast.ClassDef], built: Obj) -> Finding:
     place, kind = ("class", "attribute") if owner is not None else ("module-level", "name")
     evidence = f"({built.cited(target.lineno)}, at import), for the rest of the process"
-    return Finding(
-        code="WG007",
-        line=target.lineno,
-        col=target.col_offset,
-        name=name,
-        kind=kind,
-        scope="class" if owner is not None else "module",
-        holds=(built.kind,),
-        evidence=Proof(built.line or target.lineno, built.why),
-        message=codes.container_message("WG007", kind, place, name, (built.kind,), evidence),
-        fix_reason=codes.WORKSPACE,
-    )
+    proof = Proof(built.line or target.lineno, built.why)
+    return codes.workspace(target, name, kind, place, "class" if owner is not None else "module", built.kind, proof, evidence)

@@ -180,20 +180,8 @@ def _workspace(store: SlotStore, held: Obj, definition: Optional[ast.expr]) -> F
     where = definition if definition is not None else store.target
     line = store.target.lineno
     place, kind = _place(store)
-    return Finding(
-        code="WG007",
-        line=where.lineno,
-        col=where.col_offset,
-        name=store.name,
-        kind=kind,
-        scope="class" if place == "class" else "module",
-        holds=(held.kind,),
-        evidence=Proof(held.line or line, held.why),
-        message=codes.container_message(
-            "WG007", kind, place, store.name, (held.kind,), f"({held.cited(line)}), set by `{store.function.name}`{_defined(store)}"
-        ),
-        fix_reason=codes.WORKSPACE,
-    )
+    evidence = f"({held.cited(line)}), set by `{store.function.name}`{_defined(store)}"
+    return codes.workspace(where, store.name, kind, place, "class" if place == "class" else "module", held.kind, Proof(held.line or line, held.why), evidence)
 
 
 def _finding(store: SlotStore, held: Obj, definition: Optional[ast.expr]) -> Finding:

@@ -155,21 +155,9 @@ def _imported_workspace(holder: str, call: ast.expr, store: ImportedStore, where
     container on the instance with tensors it allocates (Megatron's ``_GLOBAL_MEMORY_BUFFER =
     GlobalMemoryBuffer()``, whose ``get_tensor`` does ``self.buffer[(name, dtype)] = torch.empty(...)``): a
     workspace kept for the process, as the same class's instance in its own module is."""
-    name = f"{holder}.{store.attribute}"
-    return Finding(
-        code="WG007",
-        line=call.lineno,
-        col=call.col_offset,
-        name=name,
-        kind="container",
-        scope="instance",
-        holds=(store.kind,),
-        evidence=Proof(call.lineno, f"`{store.cls}.{store.method}` fills `self.{store.attribute}` ({where})"),
-        message=codes.container_message(
-            "WG007", "container", "module-level instance's", name, (store.kind,), f"(`{store.cls}.{store.method}` fills it, {where})"
-        ),
-        fix_reason=codes.WORKSPACE,
-    )
+    proof = Proof(call.lineno, f"`{store.cls}.{store.method}` fills `self.{store.attribute}` ({where})")
+    evidence = f"(`{store.cls}.{store.method}` fills it, {where})"
+    return codes.workspace(call, f"{holder}.{store.attribute}", "container", "module-level instance's", "instance", store.kind, proof, evidence)
 
 
 def _long_lived_classes(survey: Survey) -> dict[ClassInfo, str]:
