@@ -144,6 +144,8 @@ def workspace(at: ast.expr, name: str, kind: str, place: str, scope: str, holds:
         code="WG007", line=at.lineno, col=at.col_offset, name=name, kind=kind, scope=scope, holds=(holds,), evidence=proof,
         message=container_message("WG007", kind, place, name, (holds,), evidence), fix_reason=WORKSPACE,
     )
+
+
 #: Why the codemod leaves a decorator's own cache alone.
 HAND_WRITTEN_CACHE = (
     "a hand-written cache in a decorator's closure: the codemod rewrites containers and lru_caches, not "

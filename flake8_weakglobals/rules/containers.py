@@ -152,11 +152,12 @@ nn.BCELoss()`).*
   something else (the annotation is believed). What a test module builds at import (a parametrize table;
   a module that imports pytest or unittest, defines `test_*` functions or `Test*` classes, or is named
   `test_*`, `*_test` or `conftest`, or sits in a `test`, `tests` or `testing` package) is its tests' own
-  data and never WG007; so is what a module works with as it is imported, a tutorial without a `__main__`
-  block (`model = Net()`, then `model(x)`, `torch.compile(model)` or a loop at the top level); and what
-  derives from a module's own objects (`X.cuda()`, `X[0]`: `X` is reported). Nor are the globals of a
-  program (a module with an `if __name__ == "__main__":` block, or one that prints or parses its arguments
-  at import) and its functions' caches,
+  data and never WG007, and so is an example's (a module of an `example`, `examples`, `tutorials` or
+  `docs` package: torch's export case table); so is what a module works with as it is imported, a tutorial
+  without a `__main__` block (`model = Net()`, then `model(x)`, `torch.compile(model)` or a loop at the
+  top level); and what derives from a module's own objects (`X.cuda()`, `X[0]`: `X` is reported). Nor are
+  the globals of a program (a module with an `if __name__ == "__main__":` block, or one that prints or
+  parses its arguments at import) and its functions' caches,
   unless its package uses it (a package's `__init__`, or a module another module of its directory or of a
   package directory around it imports: its `__main__` block is then a demo or a command). Nor is a
   workspace set back to nothing (`None`, an empty container) in a method that runs after the work that

@@ -8,9 +8,10 @@ workspace of WG007 made eagerly instead of on first use, and as often kept on pu
 where it is and ``# noqa: WG007`` says it is meant.
 
 Not reported: a program's globals (its run's own state, gone when it exits), a test module's tables (its
-parametrize lists and fixtures' data) and an example's (a module under ``examples/``, ``tutorials/`` or
-``docs/``: a demo's objects, or a case table as torch's export examples), a module that works with the object as it is imported (a tutorial,
-``model = Net()`` then ``model(x)`` at the top level), what is derived from the module's own objects
+parametrize lists and fixtures' data) and an example's (a module of an ``examples``, ``tutorials`` or
+``docs`` package: a demo's objects, or a case table as torch's export examples), a module that works with
+the object as it is imported (a tutorial, ``model = Net()`` then ``model(x)`` at the top level), what is
+derived from the module's own objects
 (``X[0]``, ``X.cuda()``: the object it comes from is reported), a name a function of the module sets back
 (``X = None``) or swaps (``global X``), a name the module binds more than once or computes from one (its
 running state), an object that only holds framework objects (its state is WG011's), and what a loop or an
@@ -55,7 +56,7 @@ def judge_kept_from_import(module: ast.Module, survey: Survey, evidence_of: Call
     running: Optional[set[str]] = None  # read once, and only for a module that binds something by a call
     found: list[Finding] = []
     for owner, statement in _bindings_at_import(module):
-        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        targets = _targets(statement)
         names = [target for target in targets if isinstance(target, ast.Name)]
         if not names or len(names) < len(targets) or statement.value is None:
             continue
@@ -126,8 +127,7 @@ def _running_state(module: ast.Module) -> set[str]:
     for statement in module_level(module.body):
         if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
             if any(isinstance(node, ast.Name) and node.id in running for node in walk(statement.value)):
-                targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-                running.update(node.id for target in targets for node in walk(target) if isinstance(node, ast.Name))
+                running.update(node.id for target in _targets(statement) for node in walk(target) if isinstance(node, ast.Name))
     return running
 
 
@@ -146,9 +146,9 @@ def _worked_with_at_import(module: ast.Module, names: Names) -> set[str]:
     """The names the module works with as it runs, outside its functions and classes: read by any statement
     but an assignment (``print(x)``, ``for batch in loader:``) or anywhere in a loop, and in an assignment's
     value called, themselves or through a method (``out = model(x)``, ``opt = SGD(model.parameters())``), or
-    handed to a call (``fast = torch.compile(model)``). Deriving another of the module's tensors from one is no work: a
-    torch function or a ``Tensor`` method that returns a tensor (``ON_GPU = TABLE.cuda()``, ``BOTH =
-    torch.cat([A, B])``, as torch's stubs declare them)."""
+    handed to a call (``fast = torch.compile(model)``). Deriving another of the module's tensors from one is
+    no work: a torch function or a ``Tensor`` method that returns a tensor (``ON_GPU = TABLE.cuda()``,
+    ``BOTH = torch.cat([A, B])``, as torch's stubs declare them)."""
     functions, methods = tensor_valued()
     worked_with: set[str] = set()
     for statement in module_level(module.body):
