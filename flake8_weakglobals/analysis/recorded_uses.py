@@ -77,5 +77,7 @@ class SlotUses:
     views_kept: list[tuple[int, str]] = field(default_factory=list)
     #: ``torch.cat(X)``: passed whole where torch wants a sequence of tensors, so what it holds are tensors
     tensor_sequences: list[tuple[int, str]] = field(default_factory=list)
+    #: ``isinstance(m, tuple(X))``: what it holds is read as types, so it holds classes, not instances
+    read_as_types: list[int] = field(default_factory=list)
     #: Every reference to it in its module, as the statement that makes it: the uses a fix's proof lists
     ledger: list[tuple[int, ast.AST]] = field(default_factory=list)

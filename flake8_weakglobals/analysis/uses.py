@@ -289,6 +289,8 @@ class UseClassifier:
         sees_a_change = walk_that_sees_a_change(self.scopes.parent, node, sequence)
         if sees_a_change is not None:
             uses.blockers.append((line, sees_a_change))
+        if self._read_as_types(node, parent):
+            uses.read_as_types.append(line)
         if isinstance(parent, ast.Subscript) and parent.value is node:
             self._subscript(parent, uses)
         elif isinstance(parent, ast.Attribute) and parent.value is node:
@@ -657,6 +659,37 @@ class UseClassifier:
                 if parent is None or _keyed_container(node, parent) != spelled:
                     return None
         return call
+
+    def _read_as_types(self, node: ast.expr, parent: Optional[ast.AST]) -> bool:
+        """``isinstance(m, tuple(X))``, ``types = tuple(X)`` then ``isinstance(m, types)``, or ``for cls in X:
+        issubclass(c, cls)``: what the container holds is a type check's second argument, which takes only
+        classes. A registry filled by a class decorator holds the classes, whatever the decorator's parameter
+        is annotated as (``def register(module: nn.Module)``)."""
+        if isinstance(parent, ast.Call) and parent.args[:1] == [node] and self.survey.names.qualify(parent.func) in ("builtins.tuple", "builtins.list"):
+            copy, holder = parent, self.scopes.parent(parent)
+            if self._type_check_of(holder, copy):
+                return True
+            if isinstance(holder, ast.Assign) and len(holder.targets) == 1 and isinstance(holder.targets[0], ast.Name):
+                return self._names_checked_against(next(self.scopes.chain(holder)), holder.targets[0].id)
+            return False
+        if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node and isinstance(parent.target, ast.Name):
+            within = self.scopes.parent(parent) if isinstance(parent, ast.comprehension) else parent
+            return within is not None and self._names_checked_against(within, parent.target.id)
+        return False
+
+    def _names_checked_against(self, where: ast.AST, name: str) -> bool:
+        """Whether ``name`` is a type check's second argument somewhere in ``where``."""
+        return any(
+            isinstance(node, ast.Name) and node.id == name and self._type_check_of(self.scopes.parent(node), node)
+            for node in walk(where)
+        )
+
+    def _type_check_of(self, call: Optional[ast.AST], checked: ast.expr) -> bool:
+        """``isinstance(x, checked)`` or ``issubclass(x, checked)``."""
+        return (
+            isinstance(call, ast.Call) and len(call.args) == 2 and call.args[1] is checked
+            and self.survey.names.qualify(call.func) in ("builtins.isinstance", "builtins.issubclass")
+        )
 
 
 def _local_target(statement: Optional[ast.AST], value: ast.expr, scopes: Scopes) -> Optional[tuple[FunctionNode, ast.Name]]:

@@ -362,7 +362,7 @@ class ContainerJudge:
             # nor a class attribute every instance replaces with its own
             direct += [(line, found, False) for line, found in self._annotated(uses.definitions)]
         direct += [(line, found, at_import) for line, found, at_import in self._consumed_as_tensors(uses, held, container)]
-        if self._annotation_contradicts(uses.definitions) or (container.keyed and self._holds_classes(uses, keys=True)):
+        if self._annotation_contradicts(uses.definitions) or (container.keyed and self._holds_classes(uses, keys=True)) or uses.read_as_types:
             direct = []  # ``Set[Type[nn.Module]]`` holds classes, whatever a filling function's parameter says
         if container in (ContainerType.WEAK_MAP, ContainerType.WEAK_SET):  # a trap whatever its lifetime
             broken = [(line, found) for line, found, _ in direct if compares_by_value(found.kind)]
