@@ -10,7 +10,7 @@ from ..analysis.evidence import Evidence, Obj, Value, text
 from ..analysis.fill_contents import object_in_tuple
 from ..analysis.memo_decorators import MemoDecorator
 from ..analysis.survey import CachedFunction, ClassInfo, KeptArgument, Survey
-from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters, module_level, own_returns, walk
+from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters, module_level, own_returns, values_through_branches, walk
 from . import cache_fix, codes
 from .findings import Evidence as Proof, Finding
 
@@ -218,8 +218,15 @@ def _returns_framework_objects(function: ast.FunctionDef | ast.AsyncFunctionDef,
 
 
 def _returned(function: FunctionNode, evidence: Evidence) -> Iterator[Value]:
-    """What each of the function's own ``return`` statements returns, as the evidence sees it."""
-    return (evidence.of(statement.value) for statement in own_returns(function))  # type: ignore[arg-type]
+    """What each of the function's own ``return`` statements returns, as the evidence sees it. A local that
+    the branches of an ``if`` bind each their own way returns a framework object when one branch binds it
+    to one: the cache keeps what every call returns, whichever branch made it."""
+    for statement in own_returns(function):
+        found = evidence.of(statement.value)  # type: ignore[arg-type]
+        if found is None and isinstance(statement.value, ast.Name):
+            branches = values_through_branches(evidence.scopes, statement.value, function)
+            found = next((value for value in map(evidence.of, branches) if isinstance(value, Obj)), None)
+        yield found
 
 
 def judge_kept_by_cache(kept: KeptArgument, evidence: Evidence) -> Optional[Finding]:

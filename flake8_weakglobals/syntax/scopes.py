@@ -330,6 +330,52 @@ def reaching_value(scopes: Scopes, name: ast.Name, scope: ast.AST) -> Optional[a
     return None
 
 
+def values_through_branches(scopes: Scopes, name: ast.Name, scope: ast.AST) -> list[ast.expr]:
+    """The values of the plain ``x = value`` assignments that may reach ``name`` when an ``if`` binds it in
+    each branch its own way (``if mesh == "smpl": x = torch.tensor(a)`` / ``else: x = f(mesh)``), looking
+    past augmented assignments (``x -= x.min()``), which change a value and not what it is. Empty where
+    anything else binds it on the way (a loop, an unpacking, ``with ... as``): no value can be named there."""
+    statement: Optional[ast.AST] = scopes.parent(name)
+    while statement is not None and not isinstance(statement, ast.stmt):
+        statement = scopes.parent(statement)
+    while statement is not None and statement is not scope:
+        holder = scopes.parent(statement)
+        block = next((b for b in _blocks_of(holder) if any(s is statement for s in b)), None) if holder is not None else None
+        if block is None:
+            return []
+        found = _values_before(block, next(i for i, s in enumerate(block) if s is statement), name.id)
+        if found is None or found:
+            return found or []
+        if holder is scope or not isinstance(holder, _STRAIGHT) or _binds_besides(holder, block, name.id):
+            return []
+        statement = holder
+    return []
+
+
+def _values_before(block: list[ast.stmt], position: int, name: str) -> Optional[list[ast.expr]]:
+    """The values that reach ``block[position]`` from plain assignments of ``block`` (through its ``if``
+    statements' branches); [] when nothing in ``block`` binds ``name``, None when something else does."""
+    for index in range(position - 1, -1, -1):
+        earlier = block[index]
+        if isinstance(earlier, ast.Assign) and len(earlier.targets) == 1 and isinstance(earlier.targets[0], ast.Name) and earlier.targets[0].id == name:
+            return [earlier.value]
+        if isinstance(earlier, ast.AugAssign) and isinstance(earlier.target, ast.Name) and earlier.target.id == name:
+            continue
+        if isinstance(earlier, ast.If) and not _binds(earlier.test, name) and _binds(earlier, name):
+            found: list[ast.expr] = []
+            for branch in (earlier.body, earlier.orelse):
+                inner = _values_before(branch, len(branch), name)
+                if inner == []:  # the branch binds nothing: what reached the ``if`` goes on
+                    inner = _values_before(block, index, name)
+                if not inner:
+                    return None
+                found += inner
+            return found
+        if _binds(earlier, name):
+            return None
+    return []
+
+
 def _last_plain_binding(statements: list[ast.stmt], name: str) -> Optional[ast.expr | bool]:
     """The value of the last statement of ``statements`` that binds ``name``, if it is a plain ``name =
     value``, looking into a ``with`` block, whose body always runs (``with torch.no_grad(): x = f()``); False
