@@ -680,11 +680,16 @@ class Evidence:
         if qualified.startswith("torch."):  # ``torch.softmax(X)``
             pieces, copies = qualified[len("torch."):] in _TENSOR_SEQUENCE_FUNCTIONS, qualified in _COPYING_FUNCTIONS
             tensor_valued = pieces or copies or qualified in _TENSOR_FUNCTIONS or qualified.startswith("torch.nn.functional.")
-            derived = self._derived([self.of(argument) for argument in arguments], call, tensor_valued)
+            operands = [self.of(argument) for argument in arguments]
+            derived = self._derived(operands, call, tensor_valued)
             if copies and isinstance(derived, Obj) and derived.owned:
                 return replace(derived, from_foreign=False)  # a copy: its operands may go
             if derived is not None:
                 return Seq(derived) if pieces else derived
+            if tensor_valued and not pieces and operands and all(operand is None for operand in operands):
+                # ``torch.dot(weights, scores)`` of locals nothing here types: torch returns a new tensor
+                # whatever it is handed, and it is the caller's own
+                return Obj(TENSOR, f"computed as `{text(call)}`", call.lineno, owned=True)
         built = self.survey.imported.class_kind(qualified)
         if built is not None:
             return Obj(built.kind, f"built by `{text(function)}(...)`; {built.why}", call.lineno, owned=True)
