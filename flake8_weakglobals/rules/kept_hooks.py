@@ -27,7 +27,7 @@ from ..analysis.evidence import Evidence, Obj, argument_at, text
 from ..analysis.framework_types import MODULE
 from ..analysis.survey import ClassInfo, Survey
 from ..syntax.mentions import Mentions
-from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters, returned_function, walk
+from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters, own_returns, returned_function, walk
 from .findings import Evidence as Proof, Finding
 
 #: The rule page of WG010 (``docs.py`` gathers it with the other families').
@@ -100,12 +100,21 @@ _RUN_ON_EVERY_USE = frozenset({"forward", "__call__"})
 
 
 def _dropped_registrations(method: FunctionNode, registrars: frozenset[str]) -> Iterator[ast.Call]:
-    """``x.register_forward_hook(h)`` as a statement of its own: the handle it returns is dropped."""
+    """``x.register_forward_hook(h)`` as a statement of its own, or bound to a local the function never
+    reads (``handle = layer.register_forward_hook(h)``): the handle it returns is dropped."""
+    read: Optional[set[str]] = None
     for node in walk(method):
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        if isinstance(node, ast.Expr):
             call = node.value
-            if isinstance(call.func, ast.Attribute) and call.func.attr in registrars and (call.args or call.keywords):
-                yield call
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if read is None:
+                read = {name.id for name in walk(method) if isinstance(name, ast.Name) and not isinstance(name.ctx, ast.Store)}
+                read |= {name for statement in walk(method) if isinstance(statement, (ast.Global, ast.Nonlocal)) for name in statement.names}
+            call = node.value if node.targets[0].id not in read else None
+        else:
+            continue
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in registrars and (call.args or call.keywords):
+            yield call
 
 
 def _judge(call: ast.Call, method: FunctionNode, info: ClassInfo, survey: Survey, evidence_of: Callable[[], Evidence]) -> Optional[Finding]:
@@ -374,11 +383,18 @@ def _handed_in(expr: ast.expr, method: FunctionNode, info: Optional[ClassInfo], 
     of a method other than ``self``, reached through iteration (``named_modules()``), indexing, ``list(...)``,
     a local, or an attribute of ``self`` that a method assigns a parameter. None for a module the object
     builds itself, or ``self``. For a plain function (``info`` None) every parameter is handed in."""
-    if depth > 6:
+    if depth > 10:  # a chain of locals, calls and attributes; a cycle of locals ends here
         return None
     if isinstance(expr, ast.Subscript):
         return _handed_in(expr.value, method, info, survey, depth + 1)
+    if isinstance(expr, (ast.List, ast.Tuple)):  # ``[*self.net.children()]``
+        parts = (element.value if isinstance(element, ast.Starred) else element for element in expr.elts)
+        return next((found for part in parts if (found := _handed_in(part, method, info, survey, depth + 1)) is not None), None)
     if isinstance(expr, ast.Call):
+        own = _own_method_called(expr, method, info, survey)
+        if own is not None:  # ``layer = self._find_layer()``: what the method returns, where it comes from
+            returned = (statement.value for statement in own_returns(own) if statement.value is not None)
+            return next((found for value in returned if (found := _handed_in(value, own, info, survey, depth + 1)) is not None), None)
         if isinstance(expr.func, ast.Attribute):  # ``model.named_modules()``, ``model.get_submodule(name)``
             return _handed_in(expr.func.value, method, info, survey, depth + 1)
         if survey.names.qualify(expr.func) in ("builtins.list", "builtins.dict", "builtins.tuple", "builtins.iter") and expr.args:
@@ -411,6 +427,15 @@ def _handed_in(expr: ast.expr, method: FunctionNode, info: Optional[ClassInfo], 
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == expr.id for t in node.targets):
             return _handed_in(node.value, method, info, survey, depth + 1)
     return None
+
+
+def _own_method_called(call: ast.Call, method: FunctionNode, info: Optional[ClassInfo], survey: Survey) -> Optional[FunctionNode]:
+    """The instance method of the object's class that ``self.m(...)`` calls in ``method``, if any."""
+    parameters = function_parameters(method)
+    callee = call.func
+    if info is None or not parameters or not (isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name) and callee.value.id == parameters[0].arg):
+        return None
+    return _instance_method(info, callee.attr, survey)
 
 
 def _a_function(callee: ast.Name, survey: Survey) -> bool:
