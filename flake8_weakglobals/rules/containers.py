@@ -59,7 +59,10 @@ keyed by modules, parameters or tensors.*
 - **Known false positives**: work lists emptied after each use (torch's `_sparse_tensors_to_validate`: the
   tensors are pinned only until validation, or until the next load if a load raises first). A work queue,
   whose elements are taken out in turn (`popleft()`, `pop(0)`) and read no other way (`len`, `while X:`),
-  is not reported here or as WG003.
+  is not reported here or as WG003. Nor is a registry whose contents a type check reads
+  (`isinstance(child, tuple(REGISTRY))`, or a loop's element passed to `issubclass`): it holds classes,
+  whatever a registering function's parameter is annotated as (`def register(module: nn.Module)`, applied as
+  a class decorator in other modules).
 """,
     "WG003": """\
 *Class-level container keyed by or holding modules, parameters or tensors* (it lives as long as the class:
@@ -141,7 +144,8 @@ nn.BCELoss()`).*
   it loads across every rerun; it hashes the arguments instead of keeping them, so only what it returns
   counts); a map whose entries it makes and fills in place (`_CONFIGS[name] = dict()`, then
   `_CONFIGS[name]["model"] = load(name)`); a cache of what torch's loaders return (`torch.load`: tensors;
-  `torch.jit.load`: a model).
+  `torch.jit.load`: a model); a cache whose result one branch of an `if` builds (`if mesh == "smpl": x =
+  torch.tensor(...)`, `else: x = f(mesh)`, then `return x`: it keeps whichever the call made).
 - **Fix**: none automatic: a weak container would drop the objects at once, and a weak cache frees nothing
   under plain keys. Free (or `cache_clear()`) the workspace when done if it is large; where the process
   is meant to keep it, say so with `# noqa: WG007`.

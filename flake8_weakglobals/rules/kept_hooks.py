@@ -45,7 +45,8 @@ or `__call__`, on any module.*
   what it stored.
 - **Example**: `layer.register_forward_hook(self._hook)` in a wrapper whose `_hook` does
   `self.embedding = output` (or `self.features.append(output)`), with `layer` taken from the model passed
-  to `__init__`; a function `attach(model)` whose nested hook does `state["out"] = output` into a dict of
+  to `__init__` (directly, or through the object's own methods: `layer = self._find_layer()`, a child of
+  `self.net`), and the handle dropped or bound to a local nothing reads; a function `attach(model)` whose nested hook does `state["out"] = output` into a dict of
   its own; a `forward` that does `self.norm.register_forward_hook(hook_fn)` with a nested `hook_fn` that
   keeps the norm's input in a list of the call's own.
 - **Fix**: none automatic. Keep the handle (`self._handle = layer.register_forward_hook(...)`) and call
