@@ -182,6 +182,19 @@ _TENSOR_SEQUENCE_FUNCTIONS = frozenset(
 #: ``torch.cat(feature_banks)`` of tensors owned elsewhere is the caller's own tensor
 _COPYING_FUNCTIONS = frozenset(f"torch.{name}" for name in "cat concat concatenate stack hstack vstack".split())
 _TENSOR_ATTRIBUTES = frozenset("T mT H mH data grad real imag".split())
+#: Tensor methods whose result shares its receiver's storage (or is the receiver): a view of a tensor the
+#: module keeps adds no memory of its own.
+_VIEW_METHODS = frozenset(
+    "view view_as reshape reshape_as expand expand_as permute transpose t narrow select unsqueeze squeeze "
+    "detach flatten unflatten as_strided diagonal movedim moveaxis swapaxes unfold contiguous requires_grad_".split()
+)
+
+
+def _a_view(node: ast.expr) -> bool:
+    """``X[0]``, ``X.T``, ``X.view(...)``: what shares the storage of the tensor it is taken from."""
+    if isinstance(node, (ast.Subscript, ast.Attribute)):
+        return True
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _VIEW_METHODS
 
 
 def _in_place(method: str) -> bool:
@@ -366,9 +379,16 @@ class Evidence:
         why = f"computed as `{text(node)}`"
         if any(obj.foreign and not obj.built for obj in found):
             return Obj(TENSOR, why, node.lineno, owned=True, from_foreign=True) if tensor_valued else None
-        if any(obj.module_held for obj in found):  # whatever it is, the module computed it at import from its own
-            return Obj(TENSOR, why, node.lineno, module_held=True)
+        if any(obj.module_held for obj in found):
+            if tensor_valued and not _a_view(node) and self._at_run_time(node):
+                # ``_VALUES.to(device)`` in a function: a new tensor made from the module's, on each call
+                return Obj(TENSOR, why, node.lineno, owned=True)
+            return Obj(TENSOR, why, node.lineno, module_held=True)  # the module's own, or a view of it
         return Obj(TENSOR, why, node.lineno, owned=True) if tensor_valued else None
+
+    def _at_run_time(self, node: ast.AST) -> bool:
+        """Whether ``node`` runs when a function or lambda is called, not once as the module is imported."""
+        return any(isinstance(scope, (*FUNCTIONS, ast.Lambda)) for scope in self.scopes.chain(node))
 
     def _of_self_attribute(self, attribute: ast.Attribute) -> Value:
         """``self.module`` in a method: what the class's methods assign to it (``self.module = module``,
