@@ -310,6 +310,36 @@ def reaching_value(scopes: Scopes, name: ast.Name, scope: ast.AST) -> Optional[a
     with one (its body always runs); any other binding in between (nested, unpacked, augmented) or in the
     statement of the use itself answers None, but for the value of a plain ``x = x[None]``, which reads
     ``x`` before it binds it: the ``x`` that reached the statement."""
+    def last_plain(block: list[ast.stmt], position: int) -> object:
+        found = _last_plain_binding(block[:position], name.id)
+        return _NOTHING_BINDS if found is None else found or None
+
+    found = _reaching(scopes, name, scope, last_plain)
+    return None if found is _NOTHING_BINDS else found  # type: ignore[return-value]
+
+
+def values_through_branches(scopes: Scopes, name: ast.Name, scope: ast.AST) -> list[ast.expr]:
+    """The values of the plain ``x = value`` assignments that may reach ``name`` when an ``if`` binds it in
+    each branch its own way (``if mesh == "smpl": x = torch.tensor(a)`` / ``else: x = f(mesh)``), looking
+    past augmented assignments (``x -= x.min()``), which change a value and not what it is. Empty where
+    anything else binds it on the way (a loop, an unpacking, ``with ... as``): no value can be named there."""
+    def through_branches(block: list[ast.stmt], position: int) -> object:
+        found = _values_before(block, position, name.id)
+        return _NOTHING_BINDS if found == [] else found
+
+    found = _reaching(scopes, name, scope, through_branches)
+    return found if isinstance(found, list) else []
+
+
+#: What a block answers when nothing in it binds the name: the search goes on in the block around it.
+_NOTHING_BINDS = object()
+
+
+def _reaching(scopes: Scopes, name: ast.Name, scope: ast.AST, look: Callable[[list[ast.stmt], int], object]) -> object:
+    """What ``look`` finds before the statement of ``name`` in its block, or, where nothing there binds it,
+    before the statement around that block, out through ``if``/``with``/``try`` that bind it nowhere else
+    and never out of a loop or ``scope``: the one climb of ``reaching_value`` and ``values_through_branches``.
+    ``_NOTHING_BINDS`` where no answer is found; the statement of the use binding the name answers None."""
     statement: Optional[ast.AST] = scopes.parent(name)
     while statement is not None and not isinstance(statement, ast.stmt):
         statement = scopes.parent(statement)
@@ -319,37 +349,14 @@ def reaching_value(scopes: Scopes, name: ast.Name, scope: ast.AST) -> Optional[a
         holder = scopes.parent(statement)
         block = next((b for b in _blocks_of(holder) if any(s is statement for s in b)), None) if holder is not None else None
         if block is None:
-            return None
-        position = next(i for i, s in enumerate(block) if s is statement)
-        found = _last_plain_binding(block[:position], name.id)
-        if found is not None:
-            return found or None
+            return _NOTHING_BINDS
+        found = look(block, next(i for i, s in enumerate(block) if s is statement))
+        if found is not _NOTHING_BINDS:
+            return found
         if holder is scope or not isinstance(holder, _STRAIGHT) or _binds_besides(holder, block, name.id):
-            return None
+            return _NOTHING_BINDS
         statement = holder
-    return None
-
-
-def values_through_branches(scopes: Scopes, name: ast.Name, scope: ast.AST) -> list[ast.expr]:
-    """The values of the plain ``x = value`` assignments that may reach ``name`` when an ``if`` binds it in
-    each branch its own way (``if mesh == "smpl": x = torch.tensor(a)`` / ``else: x = f(mesh)``), looking
-    past augmented assignments (``x -= x.min()``), which change a value and not what it is. Empty where
-    anything else binds it on the way (a loop, an unpacking, ``with ... as``): no value can be named there."""
-    statement: Optional[ast.AST] = scopes.parent(name)
-    while statement is not None and not isinstance(statement, ast.stmt):
-        statement = scopes.parent(statement)
-    while statement is not None and statement is not scope:
-        holder = scopes.parent(statement)
-        block = next((b for b in _blocks_of(holder) if any(s is statement for s in b)), None) if holder is not None else None
-        if block is None:
-            return []
-        found = _values_before(block, next(i for i, s in enumerate(block) if s is statement), name.id)
-        if found is None or found:
-            return found or []
-        if holder is scope or not isinstance(holder, _STRAIGHT) or _binds_besides(holder, block, name.id):
-            return []
-        statement = holder
-    return []
+    return _NOTHING_BINDS
 
 
 def _values_before(block: list[ast.stmt], position: int, name: str) -> Optional[list[ast.expr]]:
