@@ -12,7 +12,7 @@ from typing import Callable, Iterable, Optional, Union
 
 from ..index.summaries import MODEL_WORDS, MODULE_METHODS_RETURNING_SELF, TENSOR_ONLY_METHODS, TYPE_VARIABLES, named, parameters_kept, prepared_in_a_chain, treated_as_modules, treated_as_tensors
 from ..syntax.mentions import Mentions
-from ..syntax.qualified_names import CASTS, Names
+from ..syntax.qualified_names import CASTS, Names, is_record
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns, reaching_value, returned_function, walk
 from .framework_types import BOUND_METHOD, EXCEPTION, ITERATION_METHODS, MODULE, MODULE_METHODS, PARAMETER, TENSOR, Vocabulary, describe, tensor_valued
 from .survey import ClassInfo, SlotStore, Survey
@@ -221,10 +221,6 @@ _LAYERS_WITH_PARAMETERS = frozenset(
 #: Framework containers that yield their elements when iterated or indexed (a ModuleDict yields its keys)
 _FRAMEWORK_SEQUENCES = {"torch.nn.Sequential": MODULE, "torch.nn.ModuleList": MODULE, "torch.nn.ParameterList": PARAMETER}
 _PASS_THROUGH = {"list", "tuple", "sorted", "reversed", "iter", "set", "frozenset"}
-
-
-_RECORD_DECORATORS = frozenset({"dataclasses.dataclass", "attr.s", "attr.attrs", "attr.define", "attrs.define", "attr.frozen", "attrs.frozen"})
-_RECORD_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
 
 
 def _given_no_object(call: ast.Call) -> bool:
@@ -995,8 +991,7 @@ class Evidence:
     def is_record(self, info: ClassInfo) -> bool:
         """A ``@dataclass`` or a ``NamedTuple``: its class-body annotations are the fields its constructor
         stores in each instance, and their values only defaults."""
-        decorated = any(self.names.qualify(d.func if isinstance(d, ast.Call) else d) in _RECORD_DECORATORS for d in info.node.decorator_list)
-        return decorated or any(self.names.qualify(base) in _RECORD_BASES for base in info.node.bases)
+        return is_record(info.node, self.names.qualify)
 
     def _record_field(self, info: ClassInfo) -> Optional[tuple[str, Obj]]:
         """The first field of a record class annotated as a framework object (``original: nn.Module``)."""

@@ -15,7 +15,7 @@ from typing import Callable, Iterator, Optional, Union
 
 from ..syntax.container_expressions import ContainerType, classify
 from ..syntax.mentions import Mentions
-from ..syntax.qualified_names import Names, base_class
+from ..syntax.qualified_names import Names, base_class, is_record
 from ..syntax.scopes import attributes_set_back, every_statement, function_parameters, module_level, own_returns, walk
 
 CACHE_FUNCTIONS = frozenset({"functools.lru_cache", "functools.cache"})
@@ -198,9 +198,25 @@ def defines_value_equality(cls: ast.ClassDef, qualify) -> bool:  # type: ignore[
 
 
 def _holdings(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int]]:  # type: ignore[no-untyped-def]
-    """What ``cls.__init__`` stores on ``self`` (``ModuleSummary.holdings``)."""
+    """What ``cls.__init__`` stores on ``self`` (``ModuleSummary.holdings``); for a record class (a
+    ``@dataclass``, a ``NamedTuple``), the fields its generated constructor stores, as their annotations
+    name them (``seqstart: torch.Tensor``), the way the evidence reads a record of the module itself."""
     init = next((s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
-    return [(attribute, names, line) for attribute, names, line, _ in _stores_on_self(init, qualify)] if init is not None else []
+    stored = [(attribute, names, line) for attribute, names, line, _ in _stores_on_self(init, qualify)] if init is not None else []
+    if is_record(cls, qualify):
+        stored += [
+            (statement.target.id, names, statement.lineno)
+            for statement in cls.body
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
+            and not _class_level(statement.annotation, qualify) and (names := _instance_types(statement.annotation, qualify))
+        ]
+    return stored
+
+
+def _class_level(annotation: ast.expr, qualify) -> bool:  # type: ignore[no-untyped-def]
+    """``ClassVar[...]`` (or ``InitVar[...]``): an annotation in a record's body that is no field it stores."""
+    generic = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+    return (qualify(generic) or "").rpartition(".")[2] in ("ClassVar", "InitVar")
 
 
 def stored_later_by(tree: ast.Module, module: str, is_package: bool) -> dict[str, list[tuple[str, list[str], int, str, bool, bool]]]:
@@ -480,7 +496,7 @@ def treated_as_modules(function: ast.AST, receiver: Callable[[ast.expr], Optiona
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _READ_CALLS):
             continue
         method = node.func.attr
-        name = receiver(_chain_start(node.func.value))
+        name = receiver(chain_start(node.func.value))
         if name is None or name in found or (method == "eval" and (node.args or node.keywords)):
             continue
         if method in MODULE_ONLY_METHODS:
@@ -495,7 +511,7 @@ def treated_as_modules(function: ast.AST, receiver: Callable[[ast.expr], Optiona
     return found
 
 
-def _chain_start(expr: ast.expr) -> ast.expr:
+def chain_start(expr: ast.expr) -> ast.expr:
     """What a chain of in-place conversions starts from: ``model`` for ``model.to(device).eval()``, whose
     every call returns the module it is called on."""
     while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in MODULE_METHODS_RETURNING_SELF:

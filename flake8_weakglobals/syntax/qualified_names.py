@@ -103,3 +103,15 @@ def is_our_runtime(module: str) -> bool:
 def base_class(base: ast.expr) -> ast.expr:
     """The class a base names: ``Base`` for ``Base[T]`` (a generic base), the base itself otherwise."""
     return base.value if isinstance(base, ast.Subscript) else base
+
+
+#: What makes a class a record: its class-body annotations are the fields its constructor stores in each
+#: instance, and their values only defaults.
+RECORD_DECORATORS = frozenset({"dataclasses.dataclass", "attr.s", "attr.attrs", "attr.define", "attrs.define", "attr.frozen", "attrs.frozen"})
+RECORD_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+
+
+def is_record(cls: ast.ClassDef, qualify: Callable[[ast.expr], Optional[str]]) -> bool:
+    """A ``@dataclass`` (or attrs class) or a ``NamedTuple``, by the absolute names ``qualify`` gives."""
+    decorated = any(qualify(d.func if isinstance(d, ast.Call) else d) in RECORD_DECORATORS for d in cls.decorator_list)
+    return decorated or any(qualify(base) in RECORD_BASES for base in cls.bases)
