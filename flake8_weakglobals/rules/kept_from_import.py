@@ -14,7 +14,7 @@ the object as it is imported (a tutorial, ``model = Net()`` then ``model(x)`` at
 derived from the module's own objects
 (``X[0]``, ``X.cuda()``: the object it comes from is reported), a name a function of the module sets back
 (``X = None``) or swaps (``global X``), a name the module binds more than once or computes from one (its
-running state), an object that only holds framework objects (its state is WG011's), and what a loop or an
+running state; ``model = model.to(device)``, a conversion of its own object, is no second binding), an object that only holds framework objects (its state is WG011's), and what a loop or an
 ``if __name__ == "__main__":`` block binds.
 """
 from __future__ import annotations
@@ -27,6 +27,7 @@ from typing import Callable, Iterator, Optional
 from ..analysis.evidence import Evidence, Obj, Seq, Tup, Value
 from ..analysis.framework_types import MODULE, PARAMETER, TENSOR, tensor_valued
 from ..analysis.survey import Survey
+from ..index.summaries import chain_start
 from ..syntax.qualified_names import Names
 from ..syntax.scopes import COMPOUND, is_main_guard, module_level, names_read_by, nested_blocks, walk
 from . import codes
@@ -120,15 +121,26 @@ def _running_state(module: ast.Module) -> set[str]:
     as they were built. Asking what each is would follow every binding of every name it is made from (a
     pattern table that rebinds its names eight times each asks 8^n questions)."""
     bound = Counter(
-        node.id for statement in module_level(module.body) for target in _targets(statement)
+        node.id for statement in module_level(module.body) if not _converts_itself(statement) for target in _targets(statement)
         for node in walk(target) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
     )
     running = {name for name, times in bound.items() if times > 1}
     for statement in module_level(module.body):
-        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None and not _converts_itself(statement):
             if any(isinstance(node, ast.Name) and node.id in running for node in walk(statement.value)):
                 running.update(node.id for target in _targets(statement) for node in walk(target) if isinstance(node, ast.Name))
     return running
+
+
+def _converts_itself(statement: ast.stmt) -> bool:
+    """``model = model.to(device)``, ``model = model.eval()`` (as a module sets a model up for the machine at
+    import, under ``if torch.cuda.is_available():``): a rebinding to the name's own object put through
+    conversions that return it, or a moved copy of a tensor. The name still holds what the module built;
+    it is no running state."""
+    if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)):
+        return False
+    start = chain_start(statement.value)
+    return start is not statement.value and isinstance(start, ast.Name) and start.id == statement.targets[0].id
 
 
 def _targets(statement: ast.stmt) -> list[ast.expr]:
@@ -148,15 +160,18 @@ def _worked_with_at_import(module: ast.Module, names: Names) -> set[str]:
     value called, themselves or through a method (``out = model(x)``, ``opt = SGD(model.parameters())``), or
     handed to a call (``fast = torch.compile(model)``). Deriving another of the module's tensors from one is
     no work: a torch function or a ``Tensor`` method that returns a tensor (``ON_GPU = TABLE.cuda()``,
-    ``BOTH = torch.cat([A, B])``, as torch's stubs declare them)."""
+    ``BOTH = torch.cat([A, B])``, as torch's stubs declare them); nor is converting one in place as the module
+    sets it up (``model = model.eval()``)."""
     functions, methods = tensor_valued()
     worked_with: set[str] = set()
     for statement in module_level(module.body):
         if isinstance(statement, _LOOPS):  # what a loop at the top level reads, it works with
-            worked_with.update(node.id for node in walk(statement) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load))
+            worked_with |= _read_in_a_loop(statement)
         if not isinstance(statement, (ast.Assign, ast.AnnAssign)):
             worked_with |= names_read_by(statement)
             continue
+        if _converts_itself(statement):
+            continue  # ``model = model.eval()``: set up, not used
         for node in walk(statement.value) if statement.value is not None else ():
             if not isinstance(node, ast.Call) or (isinstance(node.func, ast.Attribute) and node.func.attr in methods):
                 continue
@@ -166,6 +181,15 @@ def _worked_with_at_import(module: ast.Module, names: Names) -> set[str]:
             arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
             worked_with.update(name.id for part in [callee, *arguments] for name in walk(part) if isinstance(name, ast.Name))
     return worked_with
+
+
+def _read_in_a_loop(loop: ast.stmt) -> set[str]:
+    """The names a top-level loop reads, but for a name it only fills item by item (``coord[0, i, j] = i /
+    127``): a tensor the module builds element-wise as it sets it up is not one it works with."""
+    filled = {id(target.value) for node in walk(loop) if isinstance(node, (ast.Assign, ast.AugAssign))
+              for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+              if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)}
+    return {node.id for node in walk(loop) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in filled}
 
 
 def _is_a_test_module(module: ast.Module) -> bool:
