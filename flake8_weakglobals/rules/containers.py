@@ -146,7 +146,10 @@ nn.BCELoss()`).*
   `_CONFIGS[name]["model"] = load(name)`); a cache of what torch's loaders return (`torch.load`: tensors;
   `torch.jit.load`: a model); a cache whose result one branch of an `if` builds (`if mesh == "smpl": x =
   torch.tensor(...)`, `else: x = f(mesh)`, then `return x`: it keeps whichever the call made); a map of
-  per-device copies of the module's own constant (`_CACHE[device] = _VALUES.to(device)`).
+  per-device copies of the module's own constant (`_CACHE[device] = _VALUES.to(device)`); a memo of records
+  that hold tensors (xformers' `fmha.BlockDiagonalMask.from_seqlens(seqlens)`, DINOv2's `attn_bias_cache`);
+  a model library code loads at import and then moves (`model = CLIPModel.from_pretrained(...)`, then
+  `model = model.to(device)`: the same model, not a second binding).
 - **Fix**: none automatic: a weak container would drop the objects at once, and a weak cache frees nothing
   under plain keys. Free (or `cache_clear()`) the workspace when done if it is large; where the process
   is meant to keep it, say so with `# noqa: WG007`.
