@@ -262,19 +262,39 @@ class Imported:
         if steps is None:
             model = self.context.index.returned_model(absolute)
             return ImportedKind(MODULE, f"`{absolute}` returns `{model[0]}`, a model by its `{model[0]}.{model[1]}()` (line {model[2]})") if model else None
+        return self._derived_kind(absolute, steps, depth, "returns")
+
+    def filled_kind(self, qualified: str, position: int) -> Optional[ImportedKind]:
+        """What a project function of another module stores into the container its caller passes at
+        ``position`` (``summaries.filled_parameter``), when every store is a framework object of one kind it
+        builds, read as ``built_kind`` reads what a function returns."""
+        if self.context is None:
+            return None
+        absolute = self.context.absolute(qualified)
+        found = self.context.index.fills(absolute)
+        if found is None or found[0] != position:
+            return None
+        kinds = [self._derived_kind(absolute, steps, 2, "stores into it") for steps in found[1]]
+        if not kinds or any(kind is None for kind in kinds) or len({kind.kind for kind in kinds}) > 1:  # type: ignore[union-attr]
+            return None
+        return kinds[0]
+
+    def _derived_kind(self, absolute: str, steps: list[str], depth: int, verb: str) -> Optional[ImportedKind]:
+        """The kind a derivation (``summaries.built_and_returned``'s steps) makes: read from the last call of
+        it that makes one, when every step after it keeps that kind."""
         for position in range(len(steps) - 1, -1, -1):
             if position and not steps[position].startswith("("):
                 continue  # a method, an operator or an index computes from what it is handed; it builds nothing
-            made = self._built_by(absolute, steps[position].strip("()"), depth, computed=position < len(steps) - 1)
+            made = self._built_by(absolute, steps[position].strip("()"), depth, computed=position < len(steps) - 1, verb=verb)
             if made is not None:
                 return made if all(_keeps(made.kind, step) for step in steps[position + 1:]) else None
         return None
 
-    def _built_by(self, absolute: str, callee: str, depth: int, computed: bool) -> Optional[ImportedKind]:
+    def _built_by(self, absolute: str, callee: str, depth: int, computed: bool, verb: str = "returns") -> Optional[ImportedKind]:
         """What calling ``callee`` in the project function ``absolute`` makes, as ``built_kind`` reads it."""
         final = self.context.index.resolve(callee)  # type: ignore[union-attr]
         built = f"what `{callee.rpartition('.')[2]}(...)` builds"
-        why = f"`{absolute}` returns {f'what it computes from {built}' if computed else built}"
+        why = f"`{absolute}` {verb} {f'what it computes from {built}' if computed else built}"
         kind = self.vocabulary.kind_of_call(final) or (through.kind if (through := self.class_kind(final)) else None)
         if kind is not None:
             return ImportedKind(kind, why)

@@ -15,7 +15,7 @@ from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes, function_parameters
 from .evidence import text
 from .framework_types import TENSOR_SEQUENCE_CALLS
 from .long_lived_places import SlotResolver
-from ..syntax.container_expressions import ContainerType, Member
+from ..syntax.container_expressions import ContainerType, Member, root_name
 from .recorded_uses import Fill, SlotUses
 from .survey import Survey
 
@@ -143,6 +143,7 @@ class Passing:
         callee = call.func
         target = self._local_function(callee)
         if target is None:
+            self._filled_elsewhere(call, node, uses, line)
             uses.blockers.append((line, f"{self.where()}it is passed to `{text(callee)}()`, which may need a plain container"))
             return
         function, skipped = target
@@ -169,6 +170,17 @@ class Passing:
                     self.classify()(reference, uses)  # type: ignore[misc]
         finally:
             self.following.pop()
+
+    def _filled_elsewhere(self, call: ast.Call, node: ast.expr, uses: SlotUses, line: int) -> None:
+        """``get_w2_permute_indices_with_cache(_CACHE, w, 128)``, a function of another project module that
+        stores what it builds into the container it is handed at that position: a fill, of what the project
+        index says it stores."""
+        if node not in call.args or any(isinstance(argument, ast.Starred) for argument in call.args):
+            return
+        qualified = self.survey.names.qualify(call.func) if self.survey.names.is_imported(root_name(call.func)) else None
+        stored = self.survey.imported.filled_kind(qualified, call.args.index(node)) if qualified else None
+        if stored is not None:
+            uses.fills.append(Fill(Member(node, "item", node), line, f"`{text(call.func)}(X, ...)`", stored_elsewhere=stored))
 
     def _ruled_out(self, function: FunctionNode, name: str, uses: SlotUses) -> list[ast.stmt]:
         """The statements of ``function`` the container never reaches as ``name``: after a top-level ``if

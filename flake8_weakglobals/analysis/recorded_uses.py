@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..syntax.container_expressions import Constructor, Member
+from .imported_kinds import ImportedKind
 from .long_lived_places import Slot
 
 
@@ -36,6 +37,10 @@ class Fill:
     #: Made through ``self.X`` in a method, where ``X`` is a class attribute: the instance's own state, put
     #: in the one container every instance shares, which outlives each of them
     through_instance: bool = False
+    #: Made by a function of another project module the container is handed to (``cached(_CACHE, w)``),
+    #: which stores what it builds there (``summaries.filled_parameter``): what it stores, under keys this
+    #: module does not see
+    stored_elsewhere: Optional[ImportedKind] = field(default=None, compare=False)
 
 
 @dataclass

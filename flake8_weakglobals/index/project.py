@@ -324,6 +324,12 @@ class ProjectIndex:
         located = self.locate(qualified)
         return located[0].builds.get(located[1]) if located is not None else None
 
+    def fills(self, qualified: str) -> Optional[list]:
+        """Where the project function ``qualified`` stores what it builds into a container it is handed
+        (``summaries.filled_parameter``): [position, derivations]."""
+        located = self.locate(qualified)
+        return located[0].fills.get(located[1]) if located is not None else None
+
     def returned_model(self, qualified: str) -> Optional[list]:
         """The local the project function ``qualified`` returns and treats as a model (``summaries.returned_model``)."""
         located = self.locate(qualified)

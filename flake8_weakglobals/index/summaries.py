@@ -33,9 +33,13 @@ class ModuleSummary:
     #: function -> the absolute types of the fixed tuple it is annotated to return (``-> Tuple[Tensor, int]``),
     #: "" where an element is not a plain name
     returns_tuple: dict[str, list[str]] = field(default_factory=dict)
-    #: Unannotated functions that build what they return: function -> the absolute name called to build it,
-    #: then the steps that compute the result from it (``built_and_returned``)
+    #: Undecorated functions that build what they return, annotated or not: function -> the absolute name
+    #: called to build it, then the steps that compute the result from it (``built_and_returned``)
     builds: dict[str, list[str]] = field(default_factory=dict)
+    #: Functions that store what they build into a container their caller hands them (``def cached(cache,
+    #: w): ...; cache[key] = torch.arange(n)``): function -> [the container's position as callers pass it,
+    #: then each derivation of what is stored, as ``builds`` spells one] (``filled_parameter``)
+    fills: dict[str, list] = field(default_factory=dict)
     #: functions that return a local they treat as a model (``returned_model``): [local, method, line]
     returned_models: dict[str, list] = field(default_factory=dict)
     containers: dict[str, tuple[int, str]] = field(default_factory=dict)  # container -> (line, ContainerType value)
@@ -129,9 +133,14 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
                 summary.returns[statement.name] = returned
             elif elements:
                 summary.returns_tuple[statement.name] = elements
-            elif not statement.decorator_list and (built := built_and_returned(statement, qualify)):
+            if statement.decorator_list or elements:
+                continue
+            if filled := filled_parameter(statement, qualify):
+                summary.fills[statement.name] = filled
+            # what it builds, annotated or not: ``-> Tensor`` says what it returns, not whose it is
+            if built := built_and_returned(statement, qualify):
                 summary.builds[statement.name] = built
-            elif not statement.decorator_list and mentions.within(preparing, statement) and (model := returned_model(statement)):
+            elif not returned and mentions.within(preparing, statement) and (model := returned_model(statement)):
                 summary.returned_models[statement.name] = list(model)  # type: ignore[assignment]
         elif isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
@@ -390,11 +399,46 @@ def built_and_returned(function: ast.FunctionDef | ast.AsyncFunctionDef, qualify
 _DERIVABLE = (ast.Call, ast.Name, ast.BinOp, ast.Compare, ast.UnaryOp, ast.Subscript)
 
 
+def filled_parameter(function: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> Optional[list]:  # type: ignore[no-untyped-def]
+    """Where a function stores what it builds into a container its caller hands it (flashinfer's
+    ``get_w2_permute_indices_with_cache(cache, weight, ...)``: ``cache[key] = permute_indices``, a local
+    each branch binds to a tensor it builds): [the container's position as callers pass it, then each
+    derivation of what it stores, one per binding of a stored local]. None where it stores into no
+    parameter or into several, or stores anything it does not build (the caller's own ``weight``): what a
+    call leaves there is then the caller's to judge."""
+    positional = [argument.arg for argument in (*function.args.posonlyargs, *function.args.args)]
+    stores = [
+        (target.value.id, statement.value)
+        for statement in module_level(function.body)
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1
+        and isinstance(target := statement.targets[0], ast.Subscript) and isinstance(target.value, ast.Name)
+        and target.value.id in positional
+    ]
+    if not stores or len({parameter for parameter, _ in stores}) > 1:
+        return None
+    locals_ = _Locals(function)
+    derivations: list[list[str]] = []
+    container = stores[0][0]
+    for _, value in stores:
+        bound = locals_.values(value.id) if isinstance(value, ast.Name) else None
+        # ``if gated: x = f(w) else: x = torch.arange(n)``, then ``cache[k] = x``; ``x = cache[k]`` after it
+        # reads back what was stored, no new source
+        bound = [each for each in bound if not _mentions(each, container)] if bound else None
+        for each in bound or [value]:
+            derived = _derivation(locals_, each, qualify, frozenset({value.id} if bound else ()))  # type: ignore[union-attr]
+            if derived is None:
+                return None
+            if list(derived) not in derivations:
+                derivations.append(list(derived))
+    return [positional.index(stores[0][0]), derivations]
+
+
 class _Locals:
     """A function's locals as its own statements bind them (not its nested functions'), read in one walk
     the first time a derivation needs them: each name's values, and the names no derivation follows (a
-    loop's or a ``with``'s target, a name in any other target, ``model, _ = load(path)`` or ``x[0] = y``,
-    whose value does not mention it). A rebinding from the name itself (``model = model.half()``,
+    loop's or a ``with``'s target, a name another target binds, ``model, _ = load(path)``, whose value does
+    not mention it). An item or attribute store (``rows[index] = old``) binds no name: the object stays the
+    one it was built as, filled in place. A rebinding from the name itself (``model = model.half()``,
     ``mask = mask | sink``) keeps what it holds, so it is left out. Whether a value mentions a name is asked
     only of the names a derivation follows."""
 
@@ -424,7 +468,7 @@ class _Locals:
             if isinstance(target, ast.Name):
                 self._bound.setdefault(target.id, []).append(statement.value)  # type: ignore[union-attr]
             else:
-                for name in (n.id for n in walk(target) if isinstance(n, ast.Name)):
+                for name in (n.id for n in walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)):
                     self._within.setdefault(name, []).append(statement.value)
 
 

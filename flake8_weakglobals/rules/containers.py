@@ -149,7 +149,9 @@ nn.BCELoss()`).*
   per-device copies of the module's own constant (`_CACHE[device] = _VALUES.to(device)`); a memo of records
   that hold tensors (xformers' `fmha.BlockDiagonalMask.from_seqlens(seqlens)`, DINOv2's `attn_bias_cache`);
   a model library code loads at import and then moves (`model = CLIPModel.from_pretrained(...)`, then
-  `model = model.to(device)`: the same model, not a second binding).
+  `model = model.to(device)`: the same model, not a second binding); a memo dict handed to a helper of
+  another project module that stores there what it builds (flashinfer's
+  `get_w2_permute_indices_with_cache(_TRTLLM_FP8_PERMUTE_CACHE, w, 128)`).
 - **Fix**: none automatic: a weak container would drop the objects at once, and a weak cache frees nothing
   under plain keys. Free (or `cache_clear()`) the workspace when done if it is large; where the process
   is meant to keep it, say so with `# noqa: WG007`.
@@ -457,6 +459,8 @@ class ContainerJudge:
         return made is not None and made.type is not ContainerType.PLACEHOLDER
 
     def _value(self, fill: Fill, keyed: bool) -> Value:
+        if fill.stored_elsewhere is not None:  # a key this module does not see; an element, what is stored
+            return None if keyed else _stored_elsewhere(fill)
         shape = fill.member.shape
         if shape == "update":
             shape = "pairs" if keyed else "iterable"
@@ -530,6 +534,8 @@ class ContainerJudge:
         """What a map's fill stores as the value: ``REGISTRY[prefix] = self``, ``{n: m for n, m in ...}``."""
         if fill.id_key:
             return None  # WG005's values are judged with its keys
+        if fill.stored_elsewhere is not None:
+            return _stored_elsewhere(fill)
         if fill.member.shape in ("pairs", "update"):
             return project(element_of(self.evidence.of(fill.member.expr)), (1,))
         return self.evidence.of(fill.member.value) if fill.member.value is not None and fill.member.shape == "item" else None
@@ -718,6 +724,14 @@ def _keyed_by(held: list[Held]) -> str:
     """How WG005's keys are made: ``data_ptr()`` when every address-keyed fill takes a storage's address."""
     by_address = [h.fill.how for h in held if h.fill.id_key and h.object]
     return "data_ptr()" if by_address and all("data_ptr()" in how for how in by_address) else "id()"
+
+
+def _stored_elsewhere(fill: Fill) -> Obj:
+    """What another module's function stores into the container it is handed: built there, so the container
+    is its only owner."""
+    stored = fill.stored_elsewhere
+    assert stored is not None
+    return Obj(stored.kind, f"stored by {fill.how}: {stored.why}", fill.line, owned=True, built=True)
 
 
 def _made_here(found: Obj) -> bool:
