@@ -1,6 +1,7 @@
 """Class 7 (values), adversarial, across modules: the index walks a model an imported factory builds for
 the loop, which nothing but the index keeps."""
-# expect: refused: an element of `models.build().named_children()`
+# expect: refused: workspace
+# (a workspace, WG007: the index reads what the annotated factory builds, as for a factory of the module itself)
 # codemod: --runtime import --unsafe-fixes
 import gc
 
