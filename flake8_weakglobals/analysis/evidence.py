@@ -888,6 +888,30 @@ class Evidence:
                 self._made[callee] = self._built_by(callee, found)
         return self._made[callee]
 
+    def built_by_what_was_handed(self, value: ast.expr, call: ast.Call, skipped: int, function: FunctionNode) -> Value:
+        """``cache[key] = build()`` (or ``value = build()``, then ``cache[key] = value``) in ``def _cached(cache,
+        key, build)``, where ``call`` handed the container over: what the builder that call passes as ``build``
+        returns, a lambda's body or a function of the module (nested in the caller too), as a call of it here
+        would build. A builder nothing at the call names is the caller's own business."""
+        if isinstance(value, ast.Name):
+            value = reaching_value(self.scopes, value, function) or value
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+            return None
+        resolved = self.scopes.resolve(value.func.id, value.func)
+        parameters = function_parameters(function)
+        names = [parameter.arg for parameter in parameters]
+        if resolved is None or resolved[0] is not function or value.func.id not in names:
+            return None
+        argument = argument_at(call, value.func.id, names.index(value.func.id) - skipped)
+        found: Value = None
+        if isinstance(argument, ast.Lambda):
+            found = self.of(argument.body)
+        elif isinstance(argument, ast.Name):
+            builder = self.scopes.resolve(argument.id, argument)
+            definition = builder[1][0].node if builder is not None and len(builder[1]) == 1 and builder[1][0].how == "def" else None
+            found = self._made_by(definition) if isinstance(definition, ast.FunctionDef) and not definition.decorator_list else None
+        return replace(found, why=f"{found.why}, in the builder handed to `{text(call.func)}()`") if isinstance(found, Obj) else found
+
     def _local_callee(self, function: ast.expr) -> Optional[ast.AST]:
         """The ``def`` this module has for what a call names: a module-level function bound once, or a method
         that ``self.name`` finds in the class of ``self`` or its bases here (an override in a subclass

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import weakref
+from dataclasses import replace
 from typing import Callable, Optional
 
 from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes, function_parameters, walk
@@ -163,6 +164,7 @@ class Passing:
             uses.blockers.append((line, f"{self.where()}it is passed down more than {_FOLLOW_DEPTH} functions deep"))
             return
         self.following.append(key)
+        made = len(uses.fills)
         try:
             unreached = self._ruled_out(function, parameter.arg, uses)
             for reference in self.references_in(function, parameter.arg):
@@ -170,6 +172,8 @@ class Passing:
                     self.classify()(reference, uses)  # type: ignore[misc]
         finally:
             self.following.pop()
+        # the fills made in there, with the call that binds the function's parameters (the innermost one)
+        uses.fills[made:] = [fill if fill.handed_by else replace(fill, handed_by=(call, skipped, function)) for fill in uses.fills[made:]]
 
     def _filled_elsewhere(self, call: ast.Call, node: ast.expr, uses: SlotUses, line: int) -> None:
         """``get_w2_permute_indices_with_cache(_CACHE, w, 128)``, a function of another project module that

@@ -41,6 +41,10 @@ class Fill:
     #: which stores what it builds there (``summaries.filled_parameter``): what it stores, under keys this
     #: module does not see
     stored_elsewhere: Optional[ImportedKind] = field(default=None, compare=False)
+    #: Made in a function of this module the container was handed to: the call that handed it over, how
+    #: many parameters that call skips (``self``), and the function, whose other parameters the call binds
+    #: (a builder ``_cached(_CACHE, key, lambda: torch.ones(n))`` gives it, called there as ``build()``)
+    handed_by: Optional[tuple[ast.Call, int, ast.AST]] = field(default=None, compare=False)
 
 
 @dataclass

@@ -151,7 +151,8 @@ nn.BCELoss()`).*
   a model library code loads at import and then moves (`model = CLIPModel.from_pretrained(...)`, then
   `model = model.to(device)`: the same model, not a second binding); a memo dict handed to a helper of
   another project module that stores there what it builds (flashinfer's
-  `get_w2_permute_indices_with_cache(_TRTLLM_FP8_PERMUTE_CACHE, w, 128)`).
+  `get_w2_permute_indices_with_cache(_TRTLLM_FP8_PERMUTE_CACHE, w, 128)`), or to one of the module's own
+  that stores what a builder its caller hands it returns (`_cached(_CACHE, key, lambda: torch.ones(n))`).
 - **Fix**: none automatic: a weak container would drop the objects at once, and a weak cache frees nothing
   under plain keys. Free (or `cache_clear()`) the workspace when done if it is large; where the process
   is meant to keep it, say so with `# noqa: WG007`.
@@ -464,7 +465,7 @@ class ContainerJudge:
         shape = fill.member.shape
         if shape == "update":
             shape = "pairs" if keyed else "iterable"
-        value = self.evidence.of(fill.member.expr)
+        value = self.evidence.of(fill.member.expr) if keyed or shape != "item" else self._stored_value(fill, fill.member.expr)
         if value is None and fill.id_key and "data_ptr()" in fill.how:  # only a tensor has a data_ptr()
             value = Obj(TENSOR, f"`{text(fill.member.expr)}.data_ptr()` is its address", fill.member.expr.lineno)
         if shape == "iterable":
@@ -538,7 +539,15 @@ class ContainerJudge:
             return _stored_elsewhere(fill)
         if fill.member.shape in ("pairs", "update"):
             return project(element_of(self.evidence.of(fill.member.expr)), (1,))
-        return self.evidence.of(fill.member.value) if fill.member.value is not None and fill.member.shape == "item" else None
+        return self._stored_value(fill, fill.member.value) if fill.member.value is not None and fill.member.shape == "item" else None
+
+    def _stored_value(self, fill: Fill, value: ast.expr) -> Value:
+        """What one fill stores: its value's evidence, or, in a function the container was handed to, what
+        the builder the handing call passes returns (``evidence.built_by_what_was_handed``)."""
+        found = self.evidence.of(value)
+        if found is None and fill.handed_by is not None:
+            found = self.evidence.built_by_what_was_handed(value, *fill.handed_by)  # type: ignore[arg-type]
+        return found
 
     def _compared_by_identity(self, slot: Slot) -> bool:
         """Every use of the weak container runs under a dispatch or function mode of this module that answers
