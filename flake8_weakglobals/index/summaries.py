@@ -430,7 +430,7 @@ def filled_parameter(function: ast.FunctionDef | ast.AsyncFunctionDef, qualify) 
                 return None
             if list(derived) not in derivations:
                 derivations.append(list(derived))
-    return [positional.index(stores[0][0]), derivations]
+    return [positional.index(container), derivations]
 
 
 class _Locals:
