@@ -902,7 +902,12 @@ class Evidence:
         names = [parameter.arg for parameter in parameters]
         if resolved is None or resolved[0] is not function or value.func.id not in names:
             return None
-        argument = argument_at(call, value.func.id, names.index(value.func.id) - skipped)
+        index = names.index(value.func.id)
+        if index < skipped:
+            return None  # the receiver itself
+        positional = len(function.args.posonlyargs) + len(function.args.args)  # type: ignore[union-attr]
+        # a keyword-only builder only by its name: no positional argument reaches it
+        argument = argument_at(call, value.func.id, index - skipped if index < positional else len(call.args))
         found: Value = None
         if isinstance(argument, ast.Lambda):
             found = self.of(argument.body)
