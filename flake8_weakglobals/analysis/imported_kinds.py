@@ -290,7 +290,7 @@ class Imported:
                 return made if all(_keeps(made.kind, step) for step in steps[position + 1:]) else None
         return None
 
-    def _built_by(self, absolute: str, callee: str, depth: int, computed: bool, verb: str = "returns") -> Optional[ImportedKind]:
+    def _built_by(self, absolute: str, callee: str, depth: int, computed: bool, verb: str) -> Optional[ImportedKind]:
         """What calling ``callee`` in the project function ``absolute`` makes, as ``built_kind`` reads it."""
         final = self.context.index.resolve(callee)  # type: ignore[union-attr]
         built = f"what `{callee.rpartition('.')[2]}(...)` builds"

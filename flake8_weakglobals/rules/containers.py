@@ -460,8 +460,8 @@ class ContainerJudge:
         return made is not None and made.type is not ContainerType.PLACEHOLDER
 
     def _value(self, fill: Fill, keyed: bool) -> Value:
-        if fill.stored_elsewhere is not None:  # a key this module does not see; an element, what is stored
-            return None if keyed else _stored_elsewhere(fill)
+        if fill.stored_elsewhere is not None and keyed:
+            return None  # a key this module does not see
         shape = fill.member.shape
         if shape == "update":
             shape = "pairs" if keyed else "iterable"
@@ -535,15 +535,16 @@ class ContainerJudge:
         """What a map's fill stores as the value: ``REGISTRY[prefix] = self``, ``{n: m for n, m in ...}``."""
         if fill.id_key:
             return None  # WG005's values are judged with its keys
-        if fill.stored_elsewhere is not None:
-            return _stored_elsewhere(fill)
         if fill.member.shape in ("pairs", "update"):
             return project(element_of(self.evidence.of(fill.member.expr)), (1,))
         return self._stored_value(fill, fill.member.value) if fill.member.value is not None and fill.member.shape == "item" else None
 
     def _stored_value(self, fill: Fill, value: ast.expr) -> Value:
-        """What one fill stores: its value's evidence, or, in a function the container was handed to, what
-        the builder the handing call passes returns (``evidence.built_by_what_was_handed``)."""
+        """What one fill stores: what another module's function stores there, as the index says; its value's
+        evidence; or, in a function the container was handed to, what the builder the handing call passes
+        returns (``evidence.built_by_what_was_handed``)."""
+        if fill.stored_elsewhere is not None:
+            return _stored_elsewhere(fill)
         found = self.evidence.of(value)
         if found is None and fill.handed_by is not None:
             found = self.evidence.built_by_what_was_handed(value, *fill.handed_by)  # type: ignore[arg-type]

@@ -14,7 +14,8 @@ the object as it is imported (a tutorial, ``model = Net()`` then ``model(x)`` at
 derived from the module's own objects
 (``X[0]``, ``X.cuda()``: the object it comes from is reported), a name a function of the module sets back
 (``X = None``) or swaps (``global X``), a name the module binds more than once or computes from one (its
-running state; ``model = model.to(device)``, a conversion of its own object, is no second binding), an object that only holds framework objects (its state is WG011's), and what a loop or an
+running state; ``model = model.to(device)``, a conversion of its own object, is no second binding), an
+object that only holds framework objects (its state is WG011's), and what a loop or an
 ``if __name__ == "__main__":`` block binds.
 """
 from __future__ import annotations
