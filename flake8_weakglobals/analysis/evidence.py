@@ -8,9 +8,10 @@ from __future__ import annotations
 import ast
 import functools
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Optional, Union
+from typing import Callable, Iterable, Iterator, Optional, Union
 
-from ..index.summaries import MODEL_WORDS, MODULE_METHODS_RETURNING_SELF, TENSOR_ONLY_METHODS, TYPE_VARIABLES, named, parameters_kept, prepared_in_a_chain, treated_as_modules, treated_as_tensors
+from ..index.summaries import MODEL_WORDS, MODULE_METHODS_RETURNING_SELF, TENSOR_ONLY_METHODS, TYPE_VARIABLES, filled_element, named, parameters_kept, prepared_in_a_chain, treated_as_modules, treated_as_tensors
+from ..syntax.container_expressions import ContainerType, classify, initial_members
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import CASTS, Names, is_record
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns, reaching_value, returned_function, walk
@@ -210,6 +211,9 @@ _TYPING_MODULES = ("typing.", "typing_extensions.", "collections.abc.", "collect
 #: torch layers whose ``__init__`` makes ``self.weight`` and ``self.bias`` parameters: a subclass's methods
 #: read them without assigning them
 _INHERITED_PARAMETERS = frozenset({"weight", "bias"})
+#: Containers whose elements a method puts in one by one (weak ones drop theirs; ``defaultdict`` makes them)
+_FILLED_LATER = frozenset({ContainerType.MAP, ContainerType.SET, ContainerType.SEQUENCE})
+_MAPS = frozenset({ContainerType.MAP})
 _LAYERS_WITH_PARAMETERS = frozenset(
     f"torch.nn.{name}"
     for name in (
@@ -296,19 +300,40 @@ class Evidence:
     def _assigned_to_self(self, owner: ClassInfo, attribute: str) -> list[ast.expr]:
         """Values assigned to ``self.<attribute>`` in the methods of ``owner`` and of its local bases."""
         values = []
+        for node, receiver in self._naming_self(owner, attribute):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if any(is_attribute_of(target, receiver, attribute) for target in targets):
+                    values.append(node.value)
+        return values
+
+    def _filled_on_self(self, owner: ClassInfo, attribute: str) -> Value:
+        """``self.tokens = []``, then ``self.tokens.append(torch.tensor(ids))`` in a method: a container the
+        instance starts empty holds what the class's methods put in it, as a module-level one does. Only
+        when they all agree; the instance's, so never owned by whoever reads an element."""
+        elements = []
+        for node, receiver in self._naming_self(owner, attribute):
+            filled = filled_element(node)
+            if filled is not None and is_attribute_of(filled[0], receiver, attribute):
+                elements.append(filled[1])
+        element = same(self.of(element) for element in elements)
+        if not isinstance(element, Obj):
+            return None
+        line = element.line or elements[0].lineno
+        why = f"`self.{attribute}` is filled with what is {element.why} (line {line})"
+        return Seq(Obj(element.kind, why, line, holds=element.holds, iterates=element.iterates))
+
+    def _naming_self(self, owner: ClassInfo, attribute: str) -> Iterator[tuple[ast.AST, str]]:
+        """The nodes of the methods of ``owner`` and of its local bases that may name ``attribute``, each with
+        its method's receiver (``self``)."""
         named = self._mentions.words([attribute])
         for info in self.survey.lineage(owner):
             for method in info.methods.values():
                 parameters = function_parameters(method)
                 if method in self.survey.unbound_methods or not parameters or not Mentions.within(named, method):
                     continue
-                receiver = parameters[0].arg
                 for node in self.scopes.index_parts(method, functools.partial(Mentions.within, named)):
-                    if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-                        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                        if any(is_attribute_of(target, receiver, attribute) for target in targets):
-                            values.append(node.value)
-        return values
+                    yield node, parameters[0].arg
 
     # --- expressions -------------------------------------------------------------------------------
 
@@ -398,10 +423,13 @@ class Evidence:
             return None
         self._active.add(key)
         try:
-            values = [self.of(value) for value in self._assigned_to_self(owner, attribute.attr)]
+            assigned = self._assigned_to_self(owner, attribute.attr)
+            values = [self.of(value) for value in assigned]
+            found = same(values) if values else None
+            if assigned and all(self._starts_empty(value) for value in assigned):  # what ``[]`` says is nothing
+                found = self._filled_on_self(owner, attribute.attr)
         finally:
             self._active.discard(key)
-        found = same(values) if values else None
         if isinstance(found, Obj):
             return Obj(found.kind, f"`self.{attribute.attr}` is assigned {found.why}", found.line, holds=found.holds, iterates=found.iterates)
         if not values and attribute.attr in _INHERITED_PARAMETERS:
@@ -579,7 +607,7 @@ class Evidence:
         return kinds.pop() if len(kinds) == 1 else None
 
     def _of_binding(self, scope: ast.AST, binding: Binding, name: str) -> Value:
-        if binding.how == "value" and not binding.path and self._empty_dict(binding.node) and isinstance(scope, FUNCTIONS):
+        if binding.how == "value" and not binding.path and self._starts_empty(binding.node, _MAPS) and isinstance(scope, FUNCTIONS):
             return self._filled_record(scope, name)
         if binding.how == "value":
             return disowned(project(self.of(binding.node), binding.path))
@@ -598,11 +626,11 @@ class Evidence:
             return self._derived([before, self.of(binding.node.value)], binding.node) if isinstance(before, Obj) else None
         return None
 
-    def _empty_dict(self, node: ast.AST) -> bool:
-        """``{}`` or ``dict()``."""
-        if isinstance(node, ast.Dict):
-            return not node.keys
-        return isinstance(node, ast.Call) and not node.args and not node.keywords and self.names.qualify(node.func) == "builtins.dict"
+    def _starts_empty(self, node: ast.AST, types: frozenset[ContainerType] = _FILLED_LATER) -> bool:
+        """``[]``, ``{}``, ``set()``, ``collections.deque(maxlen=8)``: a container of one of ``types`` built
+        with nothing in it."""
+        built = classify(node, self.names) if isinstance(node, ast.expr) else None
+        return built is not None and built.type in types and not initial_members(built)
 
     def _filled_record(self, function: FunctionNode, name: str) -> Value:
         """``state = dict()``, then ``state["model"] = model``: a record a function fills key by key holds

@@ -297,19 +297,24 @@ def _fills_on_self(method: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> l
     receiver = method.args.args[0].arg
     found = []
     for node in every_statement(method.body):
-        element: Optional[ast.expr] = None
-        container: Optional[ast.expr] = None
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
-            container, element = node.targets[0].value, node.value
-        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute):
-            position = _ELEMENT_ARGUMENT.get(node.value.func.attr)
-            if position is not None and len(node.value.args) > position:
-                container, element = node.value.func.value, node.value.args[position]
+        container, element = filled_element(node) or (None, None)
         if not (isinstance(container, ast.Attribute) and getattr(container.value, "id", None) == receiver and isinstance(element, ast.Call)):
             continue
         if (name := qualify(element.func)) is not None:
             found.append((container.attr, [name], node.lineno, "fill"))
     return found
+
+
+def filled_element(statement: ast.AST) -> Optional[tuple[ast.expr, ast.expr]]:
+    """The container a statement puts one element into, and that element: ``X[k] = v``, ``X.append(v)``,
+    ``X.add(v)``, ``X.insert(i, v)``, ``X.setdefault(k, v)`` (``X`` any expression: ``self.pool``)."""
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Subscript):
+        return statement.targets[0].value, statement.value
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) and isinstance(statement.value.func, ast.Attribute):
+        position = _ELEMENT_ARGUMENT.get(statement.value.func.attr)
+        if position is not None and len(statement.value.args) > position:
+            return statement.value.func.value, statement.value.args[position]
+    return None
 
 
 def _decorator_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
