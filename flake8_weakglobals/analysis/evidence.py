@@ -211,6 +211,9 @@ _TYPING_MODULES = ("typing.", "typing_extensions.", "collections.abc.", "collect
 #: torch layers whose ``__init__`` makes ``self.weight`` and ``self.bias`` parameters: a subclass's methods
 #: read them without assigning them
 _INHERITED_PARAMETERS = frozenset({"weight", "bias"})
+#: Conversions only tensors have (modules have ``float``, ``half`` and ``double`` too): whatever the receiver
+#: is, their result is a tensor
+_TENSOR_ONLY_CASTS = frozenset({"long", "int", "bool", "byte", "short", "char"})
 #: Containers whose elements a method puts in one by one (weak ones drop theirs; ``defaultdict`` makes them)
 _FILLED_LATER = frozenset({ContainerType.MAP, ContainerType.SET, ContainerType.SEQUENCE})
 _MAPS = frozenset({ContainerType.MAP})
@@ -691,6 +694,11 @@ class Evidence:
                 return receiver  # ``Net().cuda()``, ``model.eval()``: the same module
             if receiver is None and (method := prepared_in_a_chain(call)) is not None:  # ``Attention(...).to(d).eval()``
                 return Obj(MODULE, f"`{text(call)}` prepares a model (`.{method}()`)", call.lineno, owned=True, built=True)
+            if receiver is None and function.attr in _TENSOR_ONLY_CASTS and not call.args and not call.keywords:
+                # ``encode_line(line).long()``: only a tensor converts so, and it may hand back the receiver
+                # itself: the code's own when the receiver is a result of its own call, else its caller's
+                made = isinstance(function.value, ast.Call)
+                return Obj(TENSOR, f"converted by `.{function.attr}()`, which only tensors have", call.lineno, owned=made, built=made)
             if function.attr in _TENSOR_SEQUENCE_FUNCTIONS:  # ``x.split(n)``: its pieces
                 pieces = self._derived([receiver], call)
                 return Seq(pieces) if pieces is not None else None

@@ -25,7 +25,7 @@ decorators, or called on a function of the module, `f_cached = functools.lru_cac
 reported at that call under the name it is bound to and left by the codemod) on a function that takes
 modules or tensors (or objects holding them), or on a method of an `nn.Module` subclass, an optimizer, a scheduler, or a class whose instances hold modules or tensors (stored
 by `__init__`, or by any of its methods, a `set_up()` that builds the model), or on a method of any class that returns tensors or modules (annotated `-> Tensor`, `-> tuple[Tensor, str]`, or
-unannotated and returning one it makes, `return torch.from_numpy(array)`, or an element of a container the instance starts empty and fills itself, `return self.tokens[i]` after `self.tokens.append(torch.tensor(ids))`); also a decorator that caches by hand, filling a container of its own closure with the calls of what it decorates, or rebinding a slot of it to the last call through `nonlocal`.*
+unannotated and returning one it makes, `return torch.from_numpy(array)`, or an element of a container the instance starts empty and fills itself, `return self.tokens[i]` after `self.tokens.append(ids.long())`); also a decorator that caches by hand, filling a container of its own closure with the calls of what it decorates, or rebinding a slot of it to the last call through `nonlocal`.*
 
 - **Why it matters**: the cache is a process-wide dict with strong keys: every `self` (every module) or
   tensor argument stays alive. On `forward` of a rotary-embedding module it is the most common pinning idiom;
