@@ -16,7 +16,7 @@ import functools
 import os
 import re
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 from flake8_weakglobals.analysis.call_routes import handing_decorator, strings_naming
 from flake8_weakglobals.analysis.walks_that_see_a_change import walk_that_sees_a_change
@@ -35,7 +35,7 @@ from flake8_weakglobals.syntax.mentions import STAR_IMPORT, Mentions
 from flake8_weakglobals.syntax.qualified_names import Names
 from flake8_weakglobals.syntax.scopes import FunctionNode, Scopes, every_statement, module_level
 
-from .references import References, chain_top, imported_names, references, references_to
+from .references import References, chain_top, imported_names, names_another_class, references, references_to
 from .project_texts import MAX_FILES, importers_scope, mentioning, parsed, shown_path, spells, texts_under, whole_word
 from .routes_by_name import NAMESPACE_READS, named_in_strings, namespace_kept_by_a_runner, reached_by_name
 from .replaced_tensors import REPLACEMENT_SPELLINGS, replacement_sites
@@ -101,6 +101,7 @@ def _outside_reason(
     # instance or subclass: every attribute of that name in an importer counts as a reference.
     attribute = finding.name.rpartition(".")[2] if finding.scope != "module" else None
     holder = f"{context.name}.{finding.name.partition('.')[0]}" if finding.scope in ("instance", "class") else None
+    owner = f"{context.name}.{top}" if dot and context.index.is_class(f"{context.name}.{top}") else None
     uses: list[str] = []
     sees_what_goes = finding.sees_what_goes  # read by a walk or a position: here, or (below) elsewhere
     sequence = "WeakIdList" in finding.runtime_names  # a list: its walks never raised, and a position can name another
@@ -123,7 +124,8 @@ def _outside_reason(
         found = references(other, tree)
         if found is None:
             continue
-        for line, use, statement, reference in _uses_in(found, names, attribute, holder, files[other], sequence):
+        reads_another_class = functools.partial(names_another_class, found, context_for(other), owner=owner) if owner else None
+        for line, use, statement, reference in _uses_in(found, names, attribute, holder, files[other], sequence, reads_another_class):
             sees_what_goes = sees_what_goes or sees_what_goes_there(found.parents.get, reference, sequence)
             if use is not None:
                 return f"`{shown_path(other)}` line {line} uses it as {use}, which the rewrite may change", ()
@@ -490,14 +492,17 @@ def _whole_reads(path: Path, text: str) -> _WholeReads:
 
 
 def _uses_in(
-    found: References, names: frozenset[str], attribute: Optional[str], holder: Optional[str], source: str, sequence: bool
+    found: References, names: frozenset[str], attribute: Optional[str], holder: Optional[str], source: str, sequence: bool,
+    reads_another_class: Optional[Callable[[ast.expr], bool]] = None,
 ) -> Iterator[tuple[int, Optional[str], str, ast.expr]]:
     """Each reference in another module to the container under any of ``names`` (or, given, to any
-    attribute named ``attribute``), and to the object that holds it: ``(line, the use the runtime may not
-    honour or None, the statement, the reference)``. Every fill is such a use: what another module stores is not shown
-    to have an owner. The holder (a class, a module-level instance) may be named freely, but not handed
-    to other code, which may read it whole."""
-    uses: list[tuple[int, ast.expr]] = list(found.attributes.get(attribute, [])) if attribute is not None else []
+    attribute named ``attribute``, but one that ``reads_another_class`` shows is another class's:
+    ``Plain.table`` for ``Rotary.table``), and to the object that holds it: ``(line, the use the runtime
+    may not honour or None, the statement, the reference)``. Every fill is such a use: what another module
+    stores is not shown to have an owner. The holder (a class, a module-level instance) may be named
+    freely, but not handed to other code, which may read it whole."""
+    attributes = found.attributes.get(attribute, []) if attribute is not None else []
+    uses = [(order, node) for order, node in attributes if reads_another_class is None or not reads_another_class(node)]
     for name in names:
         for order, reference in references_to(found, name):
             top = chain_top(found, reference)

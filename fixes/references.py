@@ -12,7 +12,7 @@ import ast
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 from flake8_weakglobals.index.project import ModuleContext, context_for
 from flake8_weakglobals.syntax.qualified_names import Names
@@ -36,6 +36,9 @@ class References:
     attributes: dict[str, list[tuple[int, ast.Attribute]]] = field(default_factory=dict)
     #: the absolute modules ``from M import *`` reads
     stars: list[str] = field(default_factory=list)
+    #: how many places bind each name anywhere in the module (imports, assignments, parameters, ``def``,
+    #: ``except ... as``, ``global``): a name bound once, by its import, is what the import says everywhere
+    bindings: dict[str, int] = field(default_factory=dict)
 
 
 def imported_names(tree: ast.Module) -> Names:
@@ -59,6 +62,8 @@ def references(path: Path, tree: ast.Module) -> Optional[References]:
             found.parents[child] = node
         if isinstance(node, ast.ImportFrom) and node.names[0].name == "*":
             found.stars.append(context.absolute("." * node.level + (node.module or "")))
+        for bound in _bound_by(node):
+            found.bindings[bound] = found.bindings.get(bound, 0) + 1
         if isinstance(node, ast.Attribute):
             found.attributes.setdefault(node.attr, []).append((order, node))
         if isinstance(node, (ast.Name, ast.Attribute)) and not isinstance(found.parents.get(node), ast.Attribute):
@@ -68,6 +73,39 @@ def references(path: Path, tree: ast.Module) -> Optional[References]:
             if module is not None:  # the module itself, used as a value
                 found.by_name.setdefault(module, []).append((order, node))
     return found
+
+
+def _bound_by(node: ast.AST) -> Iterator[str]:
+    """The names ``node`` binds (or declares bound elsewhere: ``global``, ``nonlocal``)."""
+    if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+        yield node.id
+    elif isinstance(node, ast.arg):
+        yield node.arg
+    elif isinstance(node, ast.alias) and node.name != "*":
+        yield node.asname or node.name.partition(".")[0]
+    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield node.name
+    elif isinstance(node, (ast.Global, ast.Nonlocal)):
+        yield from node.names
+    elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+        yield node.name
+    elif isinstance(node, ast.MatchMapping) and node.rest:
+        yield node.rest
+
+
+def names_another_class(found: References, context: ModuleContext, node: ast.expr, owner: str) -> bool:
+    """Whether ``node`` (``Plain.table``) reads the attribute of a project class that is not ``owner``
+    (``pkg.tables.Rotary``, whose ``table`` is the container) and does not derive from it, so that it never
+    reaches ``owner``'s attribute. Only for a class named by a name its import alone binds in the module (no
+    star import beside it), whose every base up the tree is found in the project or lies outside its top
+    package: a base the index cannot find there might be ``owner`` under a name it does not follow."""
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)) or found.stars:
+        return False
+    qualified = found.names.qualify(node.value)
+    if qualified is None or found.bindings.get(node.value.id) != 1:
+        return False
+    named = context.index.resolve(context.absolute(qualified))
+    return context.index.is_class(named) and context.index.derives_from(named, owner) is False
 
 
 def module_by_constant(node: ast.expr, names: Names) -> Optional[str]:

@@ -301,6 +301,33 @@ class ProjectIndex:
                 yield base, f"{summary.name}.{name}"
                 pending.append(base)
 
+    def derives_from(self, qualified: str, ancestor: str) -> Optional[bool]:
+        """Whether the project class ``qualified`` is ``ancestor`` or derives from it, all names absolute;
+        None when its tree cannot be read to the end: a base in a package of the project that the index
+        cannot find or that is no ``class`` statement (it may be ``ancestor`` under a name not followed), a
+        base no name gives, or more classes than a question follows. A base outside the project (``torch.nn.Module``) cannot
+        derive from a class of it."""
+        pending, seen = [self.resolve(qualified)], set()
+        while pending:
+            current = pending.pop(0)
+            if current == ancestor:
+                return True
+            if current in seen:
+                continue
+            located = self.locate(current)
+            if located is None:
+                if self.module(current.partition(".")[0]) is not None:
+                    return None  # in a package of the project, yet not found
+                continue
+            summary, name = located
+            if name not in summary.classes or name in summary.unnamed_bases:
+                return None  # bound to a class some other way (``Base = make_base()``), or derived from a call
+            seen.add(current)
+            if len(seen) > _MAX_HOPS:
+                return None
+            pending.extend(self.resolve(base) for base in summary.classes[name])
+        return False
+
     def is_cache_wrapper(self, qualified: str) -> bool:
         located = self.locate(qualified)
         return located is not None and located[1] in located[0].cache_wrappers

@@ -28,6 +28,9 @@ class ModuleSummary:
     name: str
     aliases: dict[str, str] = field(default_factory=dict)  # module-level imports: local name -> absolute target
     classes: dict[str, list[str]] = field(default_factory=dict)  # class -> its bases, absolute
+    #: classes with a base no name gives (``six.with_metaclass(Meta, Base)``): ``classes`` leaves it out, so
+    #: their tree cannot be read to its end
+    unnamed_bases: list[str] = field(default_factory=list)
     cache_wrappers: list[str] = field(default_factory=list)  # functions (or names) that wrap lru_cache
     returns: dict[str, str] = field(default_factory=dict)  # function -> the absolute type it is annotated to return
     #: function -> the absolute types of the fixed tuple it is annotated to return (``-> Tuple[Tensor, int]``),
@@ -113,6 +116,8 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
                         summary.aliases[local_name] = absolute(target, module, is_package)
         elif isinstance(statement, ast.ClassDef):
             summary.classes[statement.name] = [q for base in statement.bases if (q := qualify(base_class(base)))]
+            if len(summary.classes[statement.name]) < len(statement.bases):
+                summary.unnamed_bases.append(statement.name)
             _summarize_class_containers(summary, statement, names)
             holdings = _holdings(statement, qualify)
             if holdings:

@@ -1,0 +1,5 @@
+from .tables import Rotary
+
+
+class Scaled(Rotary):
+    pass
