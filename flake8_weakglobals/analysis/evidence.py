@@ -348,6 +348,8 @@ class Evidence:
         if isinstance(expr, ast.Subscript):
             base = self.of(expr.value)
             index = expr.slice
+            if isinstance(index, ast.Constant) and isinstance(index.value, str) and isinstance(base, Obj) and base.kind in _TENSOR_KINDS:
+                return None  # ``torch.load(path)["labels"]``: no tensor takes a string index, so what was loaded is a record of unknown items
             if isinstance(index, ast.Constant) and isinstance(index.value, int) and not (isinstance(base, Obj) and not base.iterates):
                 return project(base, (index.value,)) if isinstance(base, Tup) else element_of(base)
             if isinstance(base, Seq):
@@ -366,6 +368,9 @@ class Evidence:
             return Seq(same(self.of(element) for element in expr.elts))
         if isinstance(expr, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
             return Seq(self.of(expr.elt))
+        if isinstance(expr, ast.DictComp):  # ``{d: torch.tensor(ids[d]) for d in names}``: holds its values, as a display does
+            value = self.of(expr.value)
+            return Tup((value,)) if value is not None else None
         if isinstance(expr, ast.IfExp):
             return same((self.of(expr.body), self.of(expr.orelse)))
         if isinstance(expr, ast.NamedExpr):
