@@ -36,8 +36,8 @@ from .findings import Evidence as Proof, Finding
 
 #: Imports that make a module part of a test suite: what it builds at import is its tests' own data.
 _TEST_FRAMEWORKS = frozenset({"pytest", "unittest"})
-#: What can build an object in the statement that binds it: a call, a display of calls, or an item of what
-#: a call builds (``torch.load(path)["features"]``). A name, a constant or a lambda builds nothing; a
+#: What can build an object in the statement that binds it: a call, a display of calls, or an item or a view
+#: of what a call builds (``torch.eye(4)[:3, :]``). A name, a constant or a lambda builds nothing; a
 #: comprehension runs over the module's own objects.
 _BUILDING = (ast.Call, ast.Dict, ast.List, ast.Tuple, ast.Set, ast.Subscript)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
