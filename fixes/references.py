@@ -36,8 +36,10 @@ class References:
     attributes: dict[str, list[tuple[int, ast.Attribute]]] = field(default_factory=dict)
     #: the absolute modules ``from M import *`` reads
     stars: list[str] = field(default_factory=list)
-    #: how many places bind each name anywhere in the module (imports, assignments, parameters, ``def``,
-    #: ``except ... as``, ``global``): a name bound once, by its import, is what the import says everywhere
+    #: how many places bind each name anywhere in the module, in any scope (imports, assignments, parameters,
+    #: ``def``, ``except ... as``, ``global``): a name bound once, by its import, is what the import says
+    #: everywhere. Counted over the whole module, not resolved by scope as ``syntax.scopes`` does: a
+    #: function's ``global X; X = ...`` rebinds the module's ``X`` for every reader
     bindings: dict[str, int] = field(default_factory=dict)
 
 
@@ -97,8 +99,7 @@ def names_another_class(found: References, context: ModuleContext, node: ast.exp
     """Whether ``node`` (``Plain.table``) reads the attribute of a project class that is not ``owner``
     (``pkg.tables.Rotary``, whose ``table`` is the container) and does not derive from it, so that it never
     reaches ``owner``'s attribute. Only for a class named by a name its import alone binds in the module (no
-    star import beside it), whose every base up the tree is found in the project or lies outside its top
-    package: a base the index cannot find there might be ``owner`` under a name it does not follow."""
+    star import beside it), whose whole tree the index reads (``ProjectIndex.derives_from``)."""
     if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)) or found.stars:
         return False
     qualified = found.names.qualify(node.value)

@@ -432,15 +432,15 @@ class Evidence:
         self._active.add(key)
         try:
             assigned = self._assigned_to_self(owner, attribute.attr)
-            values = [self.of(value) for value in assigned]
-            found = same(values) if values else None
             if assigned and all(self._starts_empty(value) for value in assigned):  # what ``[]`` says is nothing
                 found = self._filled_on_self(owner, attribute.attr)
+            else:
+                found = same([self.of(value) for value in assigned]) if assigned else None
         finally:
             self._active.discard(key)
         if isinstance(found, Obj):
             return Obj(found.kind, f"`self.{attribute.attr}` is assigned {found.why}", found.line, holds=found.holds, iterates=found.iterates)
-        if not values and attribute.attr in _INHERITED_PARAMETERS:
+        if not assigned and attribute.attr in _INHERITED_PARAMETERS:
             base = self._parameter_base(owner)
             if base is not None:
                 return Obj(PARAMETER, f"`self.{attribute.attr}`, a parameter `{base}` makes", attribute.lineno)
