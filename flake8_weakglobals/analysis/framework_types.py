@@ -244,7 +244,7 @@ def _prefilter(extra_types: frozenset[str], module_bases: frozenset[str]) -> tup
     """One search per word, each led by its literal: ``re`` then skips to each occurrence of the literal.
     A single alternation was tried at every character of a file that names none of them (2.6 s over the
     3,000 files of the standard library, 0.2 s as single searches)."""
-    words = [*(rf"{method}\s*\(" for method in ("modules", "parameters", "buffers", "children")), r"register_\w*hook", "lru_cache", r"import \*"]
+    words = [*(rf"{method}\s*\(" for method in ("modules", "parameters", "buffers", "children")), r"register_\w*hook", "lru_cache", r"import \*", r"global\s"]
     words.extend(re.escape(qualified.rpartition(".")[2]) for qualified in sorted(extra_types | module_bases))
     for package in sorted(ecosystem()["packages"]):  # a LightningModule file may never name torch
         words.extend((rf"import {package}\b", rf"from {package}\b"))
@@ -253,7 +253,9 @@ def _prefilter(extra_types: frozenset[str], module_bases: frozenset[str]) -> tup
 
 def may_mention_framework(source: str, vocabulary: Vocabulary) -> bool:
     """A cheap text test: a module that names none of these cannot hold evidence, so it is not analysed.
-    ``lru_cache`` and star imports let through files whose evidence comes from other project modules.
+    ``lru_cache``, star imports and ``global`` statements let through files whose evidence comes from other
+    project modules (an app that loads a project's detector on first use: ``global model; from
+    annotator.hed import HEDdetector; model = HEDdetector()``, and never names torch).
 
     flake8 runs every installed plugin on every file, so this is what the plugin costs most files.
     """

@@ -126,10 +126,7 @@ class Imported:
         module, holdings = found
         for attribute, names, line in holdings:
             for name in names:
-                final = self.context.index.resolve(name)
-                kind = self.vocabulary.kind_of_call(final) or (through.kind if (through := self.class_kind(final)) else None)
-                if kind is None and final != absolute and (inner := self.holder(final, depth - 1)) is not None:
-                    kind = inner.kind
+                kind = self._made_by(name, depth - 1, absolute)
                 if kind is not None:
                     return ImportedKind(short, f"`{short}` holds {describe(kind)} (`self.{attribute}`, `{module}` line {line})")
         return None
@@ -160,16 +157,19 @@ class Imported:
                 found.append(ImportedStore(module, absolute.rpartition(".")[2], method, attribute, line, kind, handed, filled))
         return found
 
-    def _made_by(self, name: str) -> Optional[str]:
+    def _made_by(self, name: str, depth: int = 2, holder: str = "") -> Optional[str]:
         """The framework kind of what calling (or annotating with) the absolute ``name`` makes: a framework
-        class or factory, a project class deriving from one or holding one, and the alternative constructors
-        of those (``Net.from_pretrained``)."""
+        class or factory, a project class deriving from one or holding one (``depth`` levels down; not the
+        ``holder`` that asks), the alternative constructors of those (``Net.from_pretrained``), and a project
+        function that builds one (``self.net = pidinet()``, ``def pidinet(): return PiDiNet(60)``)."""
         owner, _, last = name.rpartition(".")
         if owner and (last.startswith("from_") or last == "load_from_checkpoint"):
             name = owner
         final = self.context.index.resolve(name) if self.context is not None else name
         kind = self.vocabulary.kind_of_call(final) or (through.kind if (through := self.class_kind(final)) else None)
-        return kind or (held.kind if (held := self.holder(final)) is not None else None)
+        if kind is None and (built := self.built_kind(final, depth)) is not None:
+            kind = built.kind
+        return kind or (held.kind if final != holder and (held := self.holder(final, depth)) is not None else None)
 
     def kept_parameters(self, qualified: str) -> tuple[str, list[tuple[str, str, int, int]]]:
         """What the project class ``qualified``'s constructor keeps of what its caller hands it

@@ -216,7 +216,7 @@ def _holdings(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int]]:  
     ``@dataclass``, a ``NamedTuple``), the fields its generated constructor stores, as their annotations
     name them (``seqstart: torch.Tensor``), the way the evidence reads a record of the module itself."""
     init = next((s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
-    stored = [(attribute, names, line) for attribute, names, line, _ in _stores_on_self(init, qualify)] if init is not None else []
+    stored = [(attribute, names, line) for attribute, names, line, _ in _stores_on_self(init, qualify, _methods(cls))] if init is not None else []
     if is_record(cls, qualify):
         stored += [
             (statement.target.id, names, statement.lineno)
@@ -288,7 +288,7 @@ def _stored_later(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int,
     } if any(fills.values()) else set()
     found: dict[str, tuple[str, list[str], int, str, bool, bool]] = {}
     for method in instance_methods:
-        for attribute, names, line, how in [*_stores_on_self(method, qualify), *fills[method]]:
+        for attribute, names, line, how in [*_stores_on_self(method, qualify, _methods(cls)), *fills[method]]:
             # an annotation alone (``self._hooks: List[Hook] = []``) says what a container will hold, not that it is kept
             if attribute not in released and attribute not in found and how != "annotation" and not (how == "fill" and attribute in emptied):
                 found[attribute] = (attribute, names, line, method.name, how == "parameter", how == "fill")
@@ -327,16 +327,18 @@ def _decorator_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[st
     return {getattr(d, "id", getattr(d, "attr", "")) for d in function.decorator_list}
 
 
-def _stores_on_self(method: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> list[tuple[str, list[str], int, str]]:  # type: ignore[no-untyped-def]
+def _stores_on_self(method: ast.FunctionDef | ast.AsyncFunctionDef, qualify, methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> list[tuple[str, list[str], int, str]]:  # type: ignore[no-untyped-def]
     """What ``method`` stores on its receiver, as far as a name says: ``self.X = f(...)`` (the callee, through
     the moves a model is put through, ``Net(cfg).half().to(device)``), ``self.X = param`` (the parameter's
     annotation), ``self.X: T = ...`` (``T``): (attribute, absolute names, line, how the names are known:
     ``call``, ``parameter`` (its annotation: what the caller hands) or ``annotation`` (the store's own)).
-    Who asks decides what those names make."""
+    A store of a local or of what one of the class's ``methods`` returns is known by what built it
+    (``_built_for_self``). Who asks decides what those names make."""
     if not method.args.args:
         return []
     receiver = method.args.args[0].arg
     annotations = {a.arg: a.annotation for a in [*method.args.args, *method.args.kwonlyargs] if a.annotation is not None}
+    locals_ = _Locals(method)
     found = []
     for node in every_statement(method.body):  # stores are statements: no expression is entered
         if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None and isinstance(node, ast.Assign):
@@ -358,9 +360,36 @@ def _stores_on_self(method: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> 
                 said = annotations.get(value.id)  # type: ignore[union-attr]
             how = "parameter" if handed else "annotation"
             spelled = _instance_types(said, qualify) if said is not None else []
+        if not spelled and not isinstance(node, ast.AnnAssign):
+            spelled, how = _built_for_self(node.value, receiver, locals_, methods, qualify), "call"
         if spelled:
             found.append((attribute, spelled, node.lineno, how))
     return found
+
+
+def _methods(cls: ast.ClassDef) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    return {s.name: s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
+def _built_for_self(value: ast.expr, receiver: str, locals_: _Locals, methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef], qualify) -> list[str]:  # type: ignore[no-untyped-def]
+    """What a store on ``self`` keeps when no callee or annotation names it: a local, built by a call and then
+    prepared (``model = Net(); model.load_state_dict(sd); self.model = model.cuda().eval()``), or what a
+    method of the class builds and returns (``self.model = self.load_model(path)``, ``model = Net(); ...;
+    return model.cuda()``): [the absolute name called to build it], when every step after it is a move or
+    ``eval()``, which return the same object. Anything else computed on the way (an index, an operator,
+    another method's result) is left out: it may be another object."""
+    called = value
+    while isinstance(called, ast.Call) and isinstance(called.func, ast.Attribute) and called.func.attr in _MOVES | {"eval"}:
+        called = called.func.value
+    derivation: Optional[tuple[str, ...] | list[str]]
+    if isinstance(called, ast.Call) and isinstance(called.func, ast.Attribute) and getattr(called.func.value, "id", None) == receiver:
+        own = methods.get(called.func.attr)
+        derivation = built_and_returned(own, qualify) if own is not None and not own.decorator_list else None
+    else:
+        derivation = _derivation(locals_, value, qualify, frozenset())
+    if not derivation or any(step.lstrip(".") not in _MOVES | {"eval"} for step in derivation[1:]):
+        return []
+    return [derivation[0]]
 
 
 def parameters_kept(cls: ast.ClassDef) -> list[tuple[str, str, int, int]]:
