@@ -610,8 +610,10 @@ class Evidence:
             and isinstance(test.args[0], ast.Name) and test.args[0].id == name
         ):
             return None
+        # ``isinstance(data, (torch.Tensor, np.ndarray))``: the one framework kind the test admits is what the
+        # name may hold (the code is written to be handed one), as a container of either holds it when it is
         classes = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
-        kinds = {self.kind_of_type(cls) for cls in classes}
+        kinds = {self.kind_of_type(cls) for cls in classes} - {None}
         return kinds.pop() if len(kinds) == 1 else None
 
     def _of_binding(self, scope: ast.AST, binding: Binding, name: str) -> Value:
