@@ -392,6 +392,9 @@ class Evidence:
                     BOUND_METHOD, f"`{text(expr)}` binds the module, {receiver.why}", receiver.line, owned=True,
                     from_foreign=receiver.foreign, module_held=receiver.module_held,
                 )
+            if isinstance(receiver, Obj) and receiver.kind == MODULE and expr.attr in _INHERITED_PARAMETERS:
+                # ``self.values.weight``: the module's parameter, whoever holds the module
+                return replace(receiver, kind=PARAMETER, why=f"`{text(expr)}`, a parameter of the module: {receiver.why}", holds="", iterates="")
             return self._derived([receiver], expr, expr.attr in _TENSOR_ATTRIBUTES)  # ``X.T``, ``X.data``
         return None
 

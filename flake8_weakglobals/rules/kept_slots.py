@@ -93,7 +93,7 @@ def judge_kept_slots(module: ast.Module, survey: Survey, evidence_of: Callable[[
             continue
         reported.add(store.name)
         where = definition[0] if definition is not None else None
-        found.append(_workspace(store, held, where) if workspace else _finding(store, held, where))
+        found.append(_workspace(store, held, where) if workspace else _finding(store, held, where, survey))
     return found
 
 
@@ -111,14 +111,26 @@ def _restored(store: SlotStore, survey: Survey) -> bool:
     functions = {other.function: None for other in survey.slot_stores if other.name == store.name}
     assignments = [node for function in functions for node in walk(function) if isinstance(node, ast.Assign)]
     stores = [node for node in assignments if any(ast.dump(target) == spelled for target in node.targets)]
-    saved = {ast.dump(target).replace("ctx=Store()", "ctx=Load()") for node in assignments if ast.dump(node.value) == loaded for target in node.targets}
-    if any(ast.dump(node.value) in saved for node in stores):
-        return True
+    saves = [node for node in assignments if ast.dump(node.value) == loaded]
+    branches = [(node.body, node.orelse) for function in functions for node in walk(function) if isinstance(node, ast.If) and node.orelse]
+    for save in saves:
+        saved = {ast.dump(target).replace("ctx=Store()", "ctx=Load()") for target in save.targets}
+        if any(ast.dump(node.value) in saved and not _exclusive(save, node, branches) for node in stores):
+            return True
     in_finally = {
         id(inner) for function in functions for node in walk(function) if isinstance(node, ast.Try)
         for statement in node.finalbody for inner in walk(statement)
     }
     return any(id(node) in in_finally for node in stores)
+
+
+def _exclusive(one: ast.stmt, other: ast.stmt, branches: list[tuple[list[ast.stmt], list[ast.stmt]]]) -> bool:
+    """Whether the two statements lie in opposite branches of one ``if``: ``if Cls.shared is None:
+    Cls.shared = self.weight`` ``else: self.weight = Cls.shared`` shares the first object with every later
+    instance; it does not save the slot to put it back."""
+    def within(statement: ast.stmt, block: list[ast.stmt]) -> bool:
+        return any(statement is node for part in block for node in walk(part))
+    return any(within(one, body) and within(other, orelse) or within(one, orelse) and within(other, body) for body, orelse in branches)
 
 
 def _set_as_built(survey: Survey, store: SlotStore) -> bool:
@@ -184,11 +196,23 @@ def _workspace(store: SlotStore, held: Obj, definition: Optional[ast.expr]) -> F
     return codes.workspace(where, store.name, kind, place, "class" if place == "class" else "module", held.kind, Proof(held.line or line, held.why), evidence)
 
 
-def _finding(store: SlotStore, held: Obj, definition: Optional[ast.expr]) -> Finding:
+def _of_receiver(store: SlotStore, survey: Survey) -> bool:
+    """``Cls.shared = self.values.weight`` in a method: the value is the instance's own, not what a caller
+    handed over."""
+    if not any(store.function in info.methods.values() for info in survey.classes.values()):
+        return False
+    parameters = function_parameters(store.function)
+    root = store.value
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    return bool(parameters) and root is not store.value and isinstance(root, ast.Name) and root.id == parameters[0].arg
+
+
+def _finding(store: SlotStore, held: Obj, definition: Optional[ast.expr], survey: Survey) -> Finding:
     where = definition if definition is not None else store.target
     line = store.target.lineno
     place, kind = _place(store)
-    handed = " its caller hands it" if held.kind in (TENSOR, PARAMETER) else ""
+    handed = " its caller hands it" if held.kind in (TENSOR, PARAMETER) and not _of_receiver(store, survey) else ""
     return Finding(
         code="WG012",
         line=where.lineno,
