@@ -85,10 +85,11 @@ def judge_kept_from_import(module: ast.Module, survey: Survey, evidence_of: Call
 def _may_build(value: ast.expr, survey: Survey) -> bool:
     """Whether the value calls something that may build a framework object where it is bound (itself, an
     item of a display, the receiver of a method chain, an operand): torch's factories and framework classes
-    (not the rest of torch: ``torch.library.Library``, ``torch._C`` calls), a class of this module that is
-    a framework type, a function of this module, or a name imported from outside torch and the standard
-    library (a project's or another package's). Most calls a module makes at import are neither
-    (``logging.getLogger``, ``TypeVar``, ``torch.fx.wrap``), and the evidence is not asked about them."""
+    and their ``from_*`` constructors (not the rest of torch: ``torch.library.Library``, ``torch._C``
+    calls), a class of this module that is a framework type, a function of this module, or a name imported
+    from outside torch and the standard library (a project's or another package's). Most calls a module
+    makes at import are neither (``logging.getLogger``, ``TypeVar``, ``torch.fx.wrap``), and the evidence is
+    not asked about them."""
     functions, _ = tensor_valued()
     pending = [value]
     while pending:
@@ -102,6 +103,9 @@ def _may_build(value: ast.expr, survey: Survey) -> bool:
             elif qualified is not None and qualified.startswith("torch."):
                 if survey.imported.vocabulary.kind_of_call(qualified) is not None or qualified in functions:
                     return True
+                constructor, _, named = qualified.rpartition(".")
+                if named.startswith("from_") and survey.imported.vocabulary.kind_of_call(constructor) is not None:
+                    return True  # a framework class's alternative constructor: ``nn.Embedding.from_pretrained(vectors)``
             elif qualified is not None and qualified.partition(".")[0] not in _STANDARD_LIBRARY:
                 return True
             if isinstance(node.func, ast.Attribute):
