@@ -211,6 +211,8 @@ _TYPING_MODULES = ("typing.", "typing_extensions.", "collections.abc.", "collect
 #: torch layers whose ``__init__`` makes ``self.weight`` and ``self.bias`` parameters: a subclass's methods
 #: read them without assigning them
 _INHERITED_PARAMETERS = frozenset({"weight", "bias"})
+#: The decorators that make a method static or a class method: what it returns is still what it builds
+_UNBINDING = frozenset({"staticmethod", "classmethod"})
 #: Conversions only tensors have (modules have ``float``, ``half`` and ``double`` too): whatever the receiver
 #: is, their result is a tensor
 _TENSOR_ONLY_CASTS = frozenset({"long", "int", "bool", "byte", "short", "char"})
@@ -914,8 +916,9 @@ class Evidence:
         callee = self._local_callee(function)
         if not isinstance(callee, FUNCTIONS) or isinstance(callee, ast.AsyncFunctionDef):
             return None
-        if callee.decorator_list and not (
-            len(callee.decorator_list) == 1 and any(c.function is callee and c.wrapper is None for c in self.survey.cached_functions)
+        decorators = [d for d in callee.decorator_list if not (callee in self.survey.unbound_methods and text(d) in _UNBINDING)]
+        if decorators and not (
+            len(decorators) == 1 and any(c.function is callee and c.wrapper is None for c in self.survey.cached_functions)
         ):
             return None
         # ``@lru_cache def window(n)``: the same object the undecorated function builds, made by this module;
@@ -964,14 +967,17 @@ class Evidence:
         return replace(found, why=f"{found.why}, in the builder handed to `{text(call.func)}()`") if isinstance(found, Obj) else found
 
     def _local_callee(self, function: ast.expr) -> Optional[ast.AST]:
-        """The ``def`` this module has for what a call names: a module-level function bound once, or a method
+        """The ``def`` this module has for what a call names: a module-level function bound once, a method
         that ``self.name`` finds in the class of ``self`` or its bases here (an override in a subclass
-        elsewhere is not seen)."""
+        elsewhere is not seen), or a static or class method a class of this module is called through
+        (``Net.build(cfg)``: an alternative constructor)."""
         if isinstance(function, ast.Attribute):
             owner = self._bound_owner(function)
-            if owner is None:
-                return None
-            return next((info.methods[function.attr] for info in self.survey.lineage(owner) if function.attr in info.methods), None)
+            if owner is not None:
+                return next((info.methods[function.attr] for info in self.survey.lineage(owner) if function.attr in info.methods), None)
+            named = self._local_class(function.value)  # ``ZoeDepth.build(cfg)``: a static or class method of its own
+            method = next((info.methods[function.attr] for info in self.survey.lineage(named) if function.attr in info.methods), None) if named else None
+            return method if method in self.survey.unbound_methods else None
         if not isinstance(function, ast.Name) or function.id not in self.survey.functions:
             return None  # the common call: no ``def`` of the module has that name
         resolved = self.scopes.resolve(function.id, function)
@@ -1095,10 +1101,16 @@ class Evidence:
         return Obj(kind, f"loaded by `{text(function)}(...)`", call.lineno, owned=True, holds=self.holder_reason(function.value), built=True)
 
     def _local_class(self, expr: ast.AST) -> Optional[ClassInfo]:
-        if isinstance(expr, ast.Name) and expr.id in self.survey.classes:
-            resolved = self.scopes.resolve(expr.id, expr)
-            if resolved is None or resolved[0] is self.scopes.module:
-                return self.survey.classes[expr.id]
+        """The class of this module a name stands for: the class's own name, or ``cls`` in one of its
+        class methods (``return cls(core)``: an instance of it)."""
+        if not isinstance(expr, ast.Name):
+            return None
+        resolved = self.scopes.resolve(expr.id, expr)
+        if expr.id in self.survey.classes and (resolved is None or resolved[0] is self.scopes.module):
+            return self.survey.classes[expr.id]
+        if resolved is not None and resolved[0] in self.survey.class_methods and [b.how for b in resolved[1]] == ["parameter"]:
+            parameters = function_parameters(resolved[0])
+            return self.survey.method_owner.get(resolved[0]) if parameters and parameters[0].arg == expr.id else None
         return None
 
     # --- parameters --------------------------------------------------------------------------------

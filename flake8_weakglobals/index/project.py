@@ -347,9 +347,14 @@ class ProjectIndex:
         return located[0].returns_tuple.get(located[1]) if located is not None else None
 
     def built_type(self, qualified: str) -> Optional[str]:
-        """What the project function ``qualified`` calls to build what it returns (``summaries.built_and_returned``)."""
+        """What the project function ``qualified`` calls to build what it returns (``summaries.built_and_returned``),
+        or the static or class method of a project class (``pkg.models.Net.build``)."""
         located = self.locate(qualified)
-        return located[0].builds.get(located[1]) if located is not None else None
+        if located is not None and located[1] in located[0].builds:
+            return located[0].builds[located[1]]
+        owner, _, method = qualified.rpartition(".")
+        cls = self.locate(owner) if owner and located is None else None
+        return cls[0].builds.get(f"{cls[1]}.{method}") if cls is not None else None
 
     def fills(self, qualified: str) -> Optional[list]:
         """Where the project function ``qualified`` stores what it builds into a container it is handed

@@ -36,8 +36,9 @@ class ModuleSummary:
     #: function -> the absolute types of the fixed tuple it is annotated to return (``-> Tuple[Tensor, int]``),
     #: "" where an element is not a plain name
     returns_tuple: dict[str, list[str]] = field(default_factory=dict)
-    #: Undecorated functions that build what they return, annotated or not: function -> the absolute name
-    #: called to build it, then the steps that compute the result from it (``built_and_returned``)
+    #: Undecorated functions that build what they return, annotated or not, and classes' static and class
+    #: methods that do (``Class.method``): function -> the absolute name called to build it, then the steps
+    #: that compute the result from it (``built_and_returned``)
     builds: dict[str, list[str]] = field(default_factory=dict)
     #: Functions that store what they build into a container their caller hands them (``def cached(cache,
     #: w): ...; cache[key] = torch.arange(n)``): function -> [the container's position as callers pass it,
@@ -129,6 +130,7 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
                 summary.value_equality.append(statement.name)
             if keeps_created_instances(statement):
                 summary.instance_keepers.append(statement.name)
+            summary.builds.update(_alternative_constructors(statement, module, qualify))
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if mentions.within(caching, statement) and wraps_a_cache(statement, qualify):
                 summary.cache_wrappers.append(statement.name)
@@ -365,6 +367,34 @@ def _stores_on_self(method: ast.FunctionDef | ast.AsyncFunctionDef, qualify, met
         if spelled:
             found.append((attribute, spelled, node.lineno, how))
     return found
+
+
+def _alternative_constructors(cls: ast.ClassDef, module: str, qualify) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
+    """``ModuleSummary.builds`` for the class's static and class methods that build what they return
+    (``@staticmethod def build(cfg): model = ZoeDepth(cfg); ...; return model``, ``@classmethod def
+    create(cls, core): return cls(core)``), as ``Class.method``: calling one through the class builds it.
+    ``cls`` is the class itself."""
+    found: dict[str, list[str]] = {}
+    for method in _methods(cls).values():
+        kinds = _decorator_names(method) & {"staticmethod", "classmethod"}
+        if len(method.decorator_list) != 1 or not kinds:
+            continue
+        receiver = method.args.args[0].arg if "classmethod" in kinds and method.args.args else cls.name
+        if built := built_and_returned(method, _naming_the_class(cls.name, receiver, f"{module}.{cls.name}", qualify)):
+            found[f"{cls.name}.{method.name}"] = built
+    return found
+
+
+def _naming_the_class(name: str, receiver: str, own: str, qualify):  # type: ignore[no-untyped-def]
+    """``qualify``, where the class's name and a class method's ``cls`` stand for the class ``own``, also
+    with an attribute (``ZoeDepth.build``: ``pkg.zoe.ZoeDepth.build``, another of its constructors)."""
+    def naming(expr: ast.expr) -> Optional[str]:
+        if isinstance(expr, ast.Name) and expr.id in (name, receiver):
+            return own
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in (name, receiver):
+            return f"{own}.{expr.attr}"
+        return qualify(expr)
+    return naming
 
 
 def _methods(cls: ast.ClassDef) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
