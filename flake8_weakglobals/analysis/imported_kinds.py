@@ -254,15 +254,17 @@ class Imported:
         return model``): a framework object or a holder of one, when the name it calls to build it is such a
         class, a framework factory, or (``depth`` levels down) another such function. Read from the last
         call of its derivation that makes one (``return torch.arange(n).unsqueeze(1) <= k``), when every
-        step after it keeps that kind."""
+        step after it keeps that kind; else, a local it returns and prepares as a model (``model =
+        build_segmentor(cfg)``, a registry nothing types; ``model.eval()``; ``return model``)."""
         if self.context is None or depth < 0:
             return None
         absolute = self.context.absolute(qualified)
         steps = self.context.index.built_type(absolute)
-        if steps is None:
+        derived = self._derived_kind(absolute, steps, depth, "returns") if steps is not None else None
+        if derived is None:  # built by what nothing here types (a registry), then prepared as a model
             model = self.context.index.returned_model(absolute)
             return ImportedKind(MODULE, f"`{absolute}` returns `{model[0]}`, a model by its `{model[0]}.{model[1]}()` (line {model[2]})") if model else None
-        return self._derived_kind(absolute, steps, depth, "returns")
+        return derived
 
     def filled_kind(self, qualified: str, position: int) -> Optional[ImportedKind]:
         """What a project function of another module stores into the container its caller passes at

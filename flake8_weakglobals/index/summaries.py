@@ -147,7 +147,8 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
             # what it builds, annotated or not: ``-> Tensor`` says what it returns, not whose it is
             if built := built_and_returned(statement, qualify):
                 summary.builds[statement.name] = built
-            elif not returned and mentions.within(preparing, statement) and (model := returned_model(statement)):
+            # also beside a build: what it calls may be untyped (a registry's ``build_segmentor(cfg)``)
+            if not returned and mentions.within(preparing, statement) and (model := returned_model(statement)):
                 summary.returned_models[statement.name] = list(model)  # type: ignore[assignment]
         elif isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
