@@ -394,9 +394,6 @@ class Evidence:
                     BOUND_METHOD, f"`{text(expr)}` binds the module, {receiver.why}", receiver.line, owned=True,
                     from_foreign=receiver.foreign, module_held=receiver.module_held,
                 )
-            if isinstance(receiver, Obj) and receiver.kind == MODULE and expr.attr in _INHERITED_PARAMETERS:
-                # ``self.values.weight``: the module's parameter, whoever holds the module
-                return replace(receiver, kind=PARAMETER, why=f"`{text(expr)}`, a parameter of the module: {receiver.why}", holds="", iterates="")
             return self._derived([receiver], expr, expr.attr in _TENSOR_ATTRIBUTES)  # ``X.T``, ``X.data``
         return None
 
@@ -590,8 +587,11 @@ class Evidence:
         resolved = self.scopes.resolve(expr.id, expr)
         return resolved is not None and resolved[0] is self.scopes.module
 
-    def _narrowed(self, name: ast.Name, scope: ast.AST) -> Value:
-        """``if isinstance(m, Block): cache.append(m)``: inside the ``if``, ``m`` is a ``Block``."""
+    def _narrowed(self, name: ast.Name, scope: ast.AST, admitted: bool = False) -> Value:
+        """``if isinstance(m, Block): cache.append(m)``: inside the ``if``, ``m`` is a ``Block``. With
+        ``admitted``, a test of several types says what ``m`` may be: the one framework kind among them
+        (``isinstance(data, (torch.Tensor, np.ndarray))``), enough to say what an instance may hold, never
+        to prove what a key is."""
         child, current = name, self.scopes.parent(name)
         while current is not None:
             guards = [current.test] if isinstance(current, ast.If) and child in current.body else []
@@ -600,7 +600,7 @@ class Evidence:
                 guards += [s.test for s in block[: block.index(child)] if isinstance(s, ast.Assert)]  # type: ignore[arg-type]
             for guard in guards:
                 for test in _conjuncts(guard):
-                    kind = self._isinstance_kind(test, name.id)
+                    kind = self._isinstance_kind(test, name.id, admitted)
                     if kind is not None:
                         return Obj(kind, f"narrowed by `{text(test)}`", test.lineno)
             if current is scope:
@@ -608,17 +608,15 @@ class Evidence:
             child, current = current, self.scopes.parent(current)
         return None
 
-    def _isinstance_kind(self, test: ast.expr, name: str) -> Optional[str]:
+    def _isinstance_kind(self, test: ast.expr, name: str, admitted: bool = False) -> Optional[str]:
         if not (
             isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
             and self.names.qualify(test.func) == "builtins.isinstance" and len(test.args) == 2
             and isinstance(test.args[0], ast.Name) and test.args[0].id == name
         ):
             return None
-        # ``isinstance(data, (torch.Tensor, np.ndarray))``: the one framework kind the test admits is what the
-        # name may hold (the code is written to be handed one), as a container of either holds it when it is
         classes = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
-        kinds = {self.kind_of_type(cls) for cls in classes} - {None}
+        kinds = {self.kind_of_type(cls) for cls in classes} - ({None} if admitted else set())
         return kinds.pop() if len(kinds) == 1 else None
 
     def _of_binding(self, scope: ast.AST, binding: Binding, name: str) -> Value:
@@ -1046,6 +1044,8 @@ class Evidence:
             stored = _stored_parameter(node.value, annotated) if not isinstance(held, Obj) else None
             if stored is not None:
                 held = self._annotated_instance(stored)
+            if not isinstance(held, Obj) and isinstance(node.value, ast.Name):  # ``assert isinstance(data, (Tensor, ndarray))``
+                held = self._narrowed(node.value, method, admitted=True)
             if isinstance(held, Obj):
                 return f"`{info.name}` holds {describe(held.kind)} (`self.{attribute}`, line {node.lineno})"
         return None

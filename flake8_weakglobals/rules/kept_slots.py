@@ -25,11 +25,12 @@ the function lives as long as its module.
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import Callable, Optional
 
-from ..analysis.evidence import Evidence, Obj, is_attribute_of
+from ..analysis.evidence import Evidence, Obj, is_attribute_of, text
 from ..analysis.fill_contents import object_in_tuple
-from ..analysis.framework_types import PARAMETER, TENSOR, describe
+from ..analysis.framework_types import MODULE, PARAMETER, TENSOR, describe
 from ..analysis.survey import PLAIN_VALUES, SlotStore, Survey
 from ..syntax.scopes import function_parameters, walk
 from . import codes
@@ -81,6 +82,8 @@ def judge_kept_slots(module: ast.Module, survey: Survey, evidence_of: Callable[[
         value = evidence_of().of(store.value)
         if value is None and "." not in store.name:  # ``global model; model = make(cfg); model.to(device).eval()``
             value = evidence_of().prepared_as_model(store.function, store.name)
+        if value is None:
+            value = _layer_parameter(store.value, evidence_of())
         held = value if isinstance(value, Obj) else object_in_tuple(value)  # ``X = (bank, labels, classes)``
         if held is None or held.module_held:
             continue
@@ -122,6 +125,18 @@ def _restored(store: SlotStore, survey: Survey) -> bool:
         for statement in node.finalbody for inner in walk(statement)
     }
     return any(id(node) in in_finally for node in stores)
+
+
+def _layer_parameter(value: ast.expr, evidence: Evidence) -> Optional[Obj]:
+    """``Cls.shared = self.values.weight``, where ``self.values`` is a module: its parameter, when the layer
+    has one (``bias=False`` leaves ``None``). Read for the slot only: a reason to report what it may keep,
+    not a proof a fix could rest on."""
+    if not (isinstance(value, ast.Attribute) and value.attr in ("weight", "bias")):
+        return None
+    layer = evidence.of(value.value)
+    if not (isinstance(layer, Obj) and layer.kind == MODULE):
+        return None
+    return replace(layer, kind=PARAMETER, why=f"`{text(value)}`, a parameter of the module: {layer.why}", holds="", iterates="")
 
 
 def _exclusive(one: ast.stmt, other: ast.stmt, branches: list[tuple[list[ast.stmt], list[ast.stmt]]]) -> bool:
