@@ -290,8 +290,9 @@ def _stored_later(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int,
         if isinstance(target := _emptied(node), ast.Attribute) and getattr(target.value, "id", None) == method.args.args[0].arg
     } if any(fills.values()) else set()
     found: dict[str, tuple[str, list[str], int, str, bool, bool]] = {}
+    own = _methods(cls)
     for method in instance_methods:
-        for attribute, names, line, how in [*_stores_on_self(method, qualify, _methods(cls)), *fills[method]]:
+        for attribute, names, line, how in [*_stores_on_self(method, qualify, own), *fills[method]]:
             # an annotation alone (``self._hooks: List[Hook] = []``) says what a container will hold, not that it is kept
             if attribute not in released and attribute not in found and how != "annotation" and not (how == "fill" and attribute in emptied):
                 found[attribute] = (attribute, names, line, method.name, how == "parameter", how == "fill")
@@ -399,6 +400,7 @@ def _naming_the_class(name: str, receiver: str, own: str, qualify):  # type: ign
 
 
 def _methods(cls: ast.ClassDef) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The methods a class body defines, by name."""
     return {s.name: s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
 
