@@ -20,7 +20,7 @@ from flake8_weakglobals.frontends.config import RUNTIME_MODES, add_arguments, co
 from flake8_weakglobals.frontends.parallel import interrupts_held, ordered_results
 from flake8_weakglobals.frontends.terminal import Progress, command_line, exit_after, paint
 from flake8_weakglobals.index.import_order import importers_first
-from flake8_weakglobals.index.project import files_stay_put
+from flake8_weakglobals.index.project import cache_read_only, files_stay_put
 from flake8_weakglobals.source import parse_once
 from flake8_weakglobals.source.python_files import python_files
 
@@ -73,8 +73,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     settings = command_settings(arguments)
     report = Report(arguments)
     try:
-        # a dry run writes nothing, so it reads each module's file once; a run that writes must look again
-        with files_stay_put() if report.dry_run else contextlib.nullcontext():
+        # a dry run writes nothing (the summary cache included), so it reads each module's file once; a run
+        # that writes must look again
+        with files_stay_put() if report.dry_run else contextlib.nullcontext(), cache_read_only() if report.dry_run else contextlib.nullcontext():
             files = list(python_files(arguments.paths, settings.exclude))
             report.begin(len(files))
             for result in ordered_results(process, files, settings, arguments.jobs or os.cpu_count() or 1, parse_once.batch, importers_first):

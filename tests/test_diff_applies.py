@@ -36,6 +36,17 @@ PROJECT = {
 
 
 def tree(root: Path) -> dict[str, bytes]:
+    """The project's files, without git's and the project index's cache: a run that writes keeps module
+    summaries in ``.weakglobals_cache`` (keyed by absolute path, so never the same in two trees); a dry run
+    writes none (``--diff writes nothing`` below sees the cache too)."""
+    return {
+        path.relative_to(root).as_posix(): path.read_bytes() for path in sorted(root.rglob("*"))
+        if path.is_file() and ".git" not in path.parts and path.relative_to(root).parts[0] != ".weakglobals_cache"
+    }
+
+
+def files(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` but git's: what a dry run must leave as it found it."""
     return {path.relative_to(root).as_posix(): path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file() and ".git" not in path.parts}
 
 
@@ -81,10 +92,10 @@ def test_the_diff_shows_the_users_files_first_and_applies_with_git_apply(
 ) -> None:
     require(shutil.which("git") is not None, "git")
     root = make(tmp_path)
-    original = tree(root)
+    original = files(root)
     done = fix(*mode, "--diff", *(["-q"] if quiet else []), ".", cwd=root)
     assert done.returncode == 1 and done.stderr == b"", done.stderr
-    assert tree(root) == original, "--diff writes nothing"
+    assert files(root) == original, "--diff writes nothing, not even the index's cache"
     diff = done.stdout.decode()
     copies = [] if not mode else ["nspkg/_weakglobals_runtime.py", "pkg/_weakglobals_runtime.py", "scripts/_weakglobals_runtime.py"]
     assert headers(diff) == USERS_FILES + copies

@@ -41,6 +41,8 @@ CACHE_DIRECTORY_VARIABLE = "WEAKGLOBALS_CACHE_DIR"
 NO_CACHE_VARIABLE = "WEAKGLOBALS_NO_CACHE"
 #: The run that only reads, if one is under way (``files_stay_put``): its number, else 0.
 _READING_RUN = 0
+#: Whether summaries may be written to the disk cache (not in a dry run of the codemod: ``cache_read_only``)
+_CACHE_WRITABLE = True
 _RUNS_SO_FAR = 0
 
 
@@ -59,6 +61,18 @@ def files_stay_put() -> Iterator[None]:
         yield
     finally:
         _READING_RUN = 0
+
+
+@contextmanager
+def cache_read_only() -> Iterator[None]:
+    """For the codemod's dry runs (``--diff``, ``--check``), which promise to write nothing: the summary
+    cache is read, never written (workers forked meanwhile inherit it)."""
+    global _CACHE_WRITABLE
+    _CACHE_WRITABLE = False
+    try:
+        yield
+    finally:
+        _CACHE_WRITABLE = True
 
 
 def _parse(path: Path) -> Optional[tuple[ast.Module, str]]:
@@ -136,6 +150,8 @@ class SummaryCache:
             return None
 
     def store(self, path: Path, stamp: tuple[int, int], summary: ModuleSummary) -> None:
+        if not _CACHE_WRITABLE:
+            return
         entry = {"format": _FORMAT, "path": str(path), "stamp": list(stamp), "summary": asdict(summary)}
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
