@@ -27,6 +27,10 @@ _FILLING_METHODS = KEEPING_METHODS | {"update"}  # ``update`` fills with its arg
 RESULT_CACHES = frozenset({"streamlit.cache", "streamlit.cache_resource", "streamlit.experimental_singleton"})
 
 
+#: Packages whose programs serve requests until they are stopped (``demo.launch()``, ``uvicorn.run(app)``)
+_SERVING_FRAMEWORKS = ("gradio", "streamlit", "flask", "fastapi", "uvicorn")
+
+
 @dataclass(frozen=True)
 class FrameworkLineage:
     kind: Optional[str] = None  # framework kind of the instances, for subclasses of nn.Module, Tensor, ...
@@ -162,6 +166,13 @@ class Survey:
         when it exits. A module its package imports is imported whatever its ``__main__`` block does (a demo,
         a command), so its globals live as long as the process that imports it."""
         return self.runs_as_script and not self.imported.used_by_its_package()
+
+    @property
+    def ends_its_run(self) -> bool:
+        """A program whose run ends: what its functions put in its globals goes when it exits. Not one that
+        serves (it imports a web or UI framework: Gradio, Streamlit, Flask, FastAPI): its handlers run until
+        it is stopped, and a model one loads into a global on first use stays for the server's life."""
+        return self.is_a_program and not self.names.spellings(_SERVING_FRAMEWORKS)
 
     @property
     def has_candidates(self) -> bool:

@@ -409,8 +409,8 @@ class ContainerJudge:
         workspace = [(line, found) for line, found, at_import in direct if _made_here(found) and not at_import]
         if container.keyed:  # ``_W[(n, device)] = torch.zeros(n)``: a workspace kept under plain keys
             workspace += [(h.fill.line, found) for h in held if not h.fill.at_import and (found := h.stored_object) is not None and _made_here(found)]
-        if workspace and not (self.survey.is_a_program and uses.slot.where == "module") and not self._released_on_exit(uses.definitions):
-            return "WG007", workspace  # a program's own globals go when it exits
+        if workspace and not (self.survey.ends_its_run and uses.slot.where == "module") and not self._released_on_exit(uses.definitions):
+            return "WG007", workspace  # a program's own globals go when it exits (a server's stay while it serves)
         # keyed by addresses, holding only numbers and strings: nothing is kept alive (a stale hit is no pin)
         by_id = [(h.fill.line, h.object) for h in held if h.fill.id_key and h.object and not h.object.module_held]
         if by_id and all(plain_data(h.fill.member.value, self.survey.names, uses.slot.name) for h in held if h.fill.id_key):

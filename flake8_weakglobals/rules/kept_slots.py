@@ -72,8 +72,8 @@ def judge_kept_slots(module: ast.Module, survey: Survey, evidence_of: Callable[[
     for store in survey.slot_stores:
         if store.name in set_back or store.name in reported or isinstance(store.value, PLAIN_VALUES) or store.value is None:
             continue
-        if survey.is_a_program and ("." not in store.name or store.instance_of or store.of_function):
-            continue  # a program's globals: its own state, gone when it exits
+        if survey.ends_its_run and ("." not in store.name or store.instance_of or store.of_function):
+            continue  # a program's globals: its own state, gone when it exits (not a server's)
         definition = _definition(module, survey, store)
         if definition is not None and not _empty(definition[1]):
             continue  # bound to something at import: the module's own object, replaced later (a default)
