@@ -77,10 +77,18 @@ def analyze(
 
 def _sorted(findings: list[Finding], built_at_import: list[Finding]) -> list[Finding]:
     """The findings by position, with what the module built at import where no other finding names the same
-    container: a dict filled at import and again as the program runs is one finding, of what it is filled with."""
+    container: a dict filled at import and again as the program runs is one finding, of what it is filled with.
+    So is a global a function sets to a new dict of what it builds (``global bundle; bundle = {"model":
+    net}``): the container's finding, not WG012's as well."""
+    containers = {finding.name for finding in findings if finding.code in _CONTAINER_CODES}
+    findings = [finding for finding in findings if finding.code != "WG012" or finding.name not in containers]
     named = {finding.name for finding in findings}
     findings = findings + [finding for finding in built_at_import if finding.name not in named]
     return sorted(findings, key=lambda finding: (finding.line, finding.col, finding.code))
+
+
+#: The codes of the container findings (``ContainerJudge``): a name one of them reports is not a slot as well
+_CONTAINER_CODES = frozenset(f"WG00{n}" for n in range(1, 9))
 
 
 def _hand_written_caches(tree: ast.Module, mentions: Mentions, survey: Survey, scopes: Scopes, vocabulary: Vocabulary) -> list[Finding]:
