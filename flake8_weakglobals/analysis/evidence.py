@@ -16,7 +16,7 @@ from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import CASTS, Names, is_record
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns, reaching_value, returned_function, walk
 from .framework_types import BOUND_METHOD, EXCEPTION, ITERATION_METHODS, MODULE, MODULE_METHODS, PARAMETER, TENSOR, Vocabulary, describe, tensor_valued
-from .survey import ClassInfo, SlotStore, Survey
+from .survey import ClassInfo, SlotStore, Survey, is_cls
 
 
 @dataclass(frozen=True)
@@ -971,11 +971,9 @@ class Evidence:
         (``Net.build(cfg)``: an alternative constructor)."""
         if isinstance(function, ast.Attribute):
             owner = self._bound_owner(function)
-            if owner is not None:
-                return next((info.methods[function.attr] for info in self.survey.lineage(owner) if function.attr in info.methods), None)
-            named = self._local_class(function.value)  # ``ZoeDepth.build(cfg)``: a static or class method of its own
+            named = owner or self._local_class(function.value)  # ``ZoeDepth.build(cfg)``: a static or class method of its own
             method = next((info.methods[function.attr] for info in self.survey.lineage(named) if function.attr in info.methods), None) if named else None
-            return method if method in self.survey.unbound_methods else None
+            return method if owner is not None or method in self.survey.unbound_methods else None
         if not isinstance(function, ast.Name) or function.id not in self.survey.functions:
             return None  # the common call: no ``def`` of the module has that name
         resolved = self.scopes.resolve(function.id, function)
@@ -1108,9 +1106,8 @@ class Evidence:
         resolved = self.scopes.resolve(expr.id, expr)
         if expr.id in self.survey.classes and (resolved is None or resolved[0] is self.scopes.module):
             return self.survey.classes[expr.id]
-        if resolved is not None and resolved[0] in self.survey.class_methods and [b.how for b in resolved[1]] == ["parameter"]:
-            parameters = function_parameters(resolved[0])
-            return self.survey.method_owner.get(resolved[0]) if parameters and parameters[0].arg == expr.id else None
+        if resolved is not None and isinstance(resolved[0], FUNCTIONS) and [b.how for b in resolved[1]] == ["parameter"] and is_cls(expr, resolved[0], self.survey):
+            return self.survey.method_owner.get(resolved[0])
         return None
 
     # --- parameters --------------------------------------------------------------------------------

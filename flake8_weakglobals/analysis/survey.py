@@ -409,7 +409,7 @@ def _visit_assignment(
         elif isinstance(target, ast.Attribute) and container:
             pending.attributes_given_containers.add(target.attr)
         elif isinstance(target, ast.Attribute) and isinstance(value, ast.Call) and len(targets) == 1:
-            cls = owner if function is not None and _is_cls(target.value, function, survey) else None
+            cls = owner if function is not None and is_cls(target.value, function, survey) else None
             pending.class_instances.append((target, value.func, cls))
         if function is not None and value is not None:  # ``a, b = f()``: neither a fill shown nor a release
             _slot_store(survey, pending, target, value, owner, function, declared_global)
@@ -429,7 +429,7 @@ def _slot_store(
         if target.id in declared_global:
             survey.slot_stores.append(SlotStore(target.id, target, value, function))
     elif type(target) is ast.Attribute and type(target.value) is ast.Name:
-        if owner is not None and _is_cls(target.value, function, survey):
+        if owner is not None and is_cls(target.value, function, survey):
             survey.slot_stores.append(SlotStore(f"{owner.name}.{target.attr}", target, value, function))
         elif not _is_self_attribute(target, function, owner, survey) and (not isinstance(value, PLAIN_VALUES) or SlotStore.is_none(value)):
             pending.named_attribute_stores.append((target, value, function))  # ``None`` is kept: it sets a slot back
@@ -591,7 +591,8 @@ def _plainly_framework(
     return argument.id in loop_bound
 
 
-def _is_cls(expr: ast.expr, function: FunctionNode, survey: Survey) -> bool:
+def is_cls(expr: ast.expr, function: FunctionNode, survey: Survey) -> bool:
+    """Whether ``expr`` is ``cls`` in the class method ``function``: the class it is called on."""
     parameters = function_parameters(function)
     return function in survey.class_methods and bool(parameters) and isinstance(expr, ast.Name) and expr.id == parameters[0].arg
 

@@ -214,7 +214,7 @@ def _workspace(store: SlotStore, held: Obj, definition: Optional[ast.expr]) -> F
 def _of_receiver(store: SlotStore, survey: Survey) -> bool:
     """``Cls.shared = self.values.weight`` in a method: the value is the instance's own, not what a caller
     handed over."""
-    if not any(store.function in info.methods.values() for info in survey.classes.values()):
+    if store.function not in survey.method_owner:
         return False
     parameters = function_parameters(store.function)
     root = store.value
