@@ -560,19 +560,41 @@ def _settle_kept_arguments(survey: Survey, pending: _Pending, vocabulary: Vocabu
         return
     for call, function in pending.calls:
         callee, accessor = call.func, ""
-        if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Call) and not callee.value.args:
-            callee, accessor = callee.value.func, f"().{callee.attr}"  # ``Manager.get_instance().register``
-        if not survey.names.is_imported(root_name(callee)):
+        receiver = callee.value if isinstance(callee, ast.Attribute) else None
+        local = isinstance(receiver, ast.Name) and not survey.names.is_imported(receiver.id) and not any(
+            parameter.arg == receiver.id for parameter in function_parameters(function)  # ``self``: never a singleton's alias
+        )
+        if isinstance(receiver, ast.Call) and not receiver.args:
+            callee, accessor = receiver.func, f"().{call.func.attr}"  # type: ignore[attr-defined]  # ``Manager.get_instance().register``
+        if not local and not survey.names.is_imported(root_name(callee)):
             continue
-        qualified = survey.names.qualify(callee)
-        qualified = qualified + accessor if qualified is not None else None
         loop_bound = pending.model_loop_names.get(function, set())
         plain = [a for a in call.args if _plainly_framework(a, function, loop_bound, survey, vocabulary)]
-        keeper = survey.imported.keeper(qualified) if qualified is not None and plain else None
+        if not plain:
+            continue
+        if local:  # ``manager = Manager.get_instance()`` first, then ``manager.register(...)``
+            bound = _accessor_bound(function, receiver.id)  # type: ignore[union-attr]
+            if bound is None or not survey.names.is_imported(root_name(bound.func)):
+                continue
+            callee, accessor = bound.func, f"().{call.func.attr}"  # type: ignore[attr-defined]
+        qualified = survey.names.qualify(callee)
+        keeper = survey.imported.keeper(qualified + accessor) if qualified is not None else None
         if keeper is not None and keeper.position < 0:
             survey.kept_arguments.append(KeptArgument(call, plain[0], keeper))  # a cache keeps every argument
         elif keeper is not None and keeper.position < len(call.args) and not isinstance(call.args[keeper.position], ast.Starred):
             survey.kept_arguments.append(KeptArgument(call, call.args[keeper.position], keeper))
+
+
+def _accessor_bound(function: FunctionNode, name: str) -> Optional[ast.Call]:
+    """The call a local is bound to, once and only once in the function, when it takes no arguments and is
+    made on something: ``manager = GlobalOptimManager.get_instance()``, then ``manager.register(module)``
+    reaches the singleton as the spelled-out ``GlobalOptimManager.get_instance().register(module)`` does."""
+    nodes = list(walk(function))
+    stores = [node for node in nodes if type(node) is ast.Name and node.id == name and type(node.ctx) is not ast.Load]  # type: ignore[attr-defined]
+    if len(stores) != 1:
+        return None
+    value = next((node.value for node in nodes if type(node) is ast.Assign and node.targets == stores), None)  # type: ignore[attr-defined]
+    return value if type(value) is ast.Call and not value.args and type(value.func) is ast.Attribute else None  # type: ignore[attr-defined]
 
 
 def _plainly_framework(
