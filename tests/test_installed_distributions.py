@@ -158,6 +158,51 @@ def test_a_module_deriving_from_an_ecosystem_base_is_reported_without_the_distri
     assert len(done.stdout.splitlines()) == 1, done.stdout
 
 
+def test_the_table_records_what_a_packages_singleton_keeps_of_its_arguments(tmp_path: Path) -> None:
+    """A package's singleton whose method appends what it is handed to the instance's own list keeps it for
+    the process (bitsandbytes' ``GlobalOptimManager.register_module_override``); recorded under the name
+    the package defines it at and the name its ``__init__`` exports it as. A plain class's method, and a
+    singleton's method that keeps only what it computes (a class's name), are not recorded."""
+    site = tmp_path / "site"
+    (site / "keeplib").mkdir(parents=True)
+    (site / "keeplib" / "__init__.py").write_text("from .manager import Manager, Plain\n")
+    (site / "keeplib" / "manager.py").write_text(
+        "class Manager:\n    _instance = None\n\n"
+        "    def initialize(self):\n        self.overrides = []\n        self.names = []\n\n"
+        "    @classmethod\n    def get_instance(cls):\n        if cls._instance is None:\n"
+        "            cls._instance = cls.__new__(cls)\n            cls._instance.initialize()\n"
+        "        return cls._instance\n\n"
+        "    def register(self, module, config):\n        self.overrides.append((module, config))\n\n"
+        "    def name(self, module):\n        self.names.append(type(module).__name__)\n\n\n"
+        "class Plain:\n    def __init__(self):\n        self.seen = []\n\n"
+        "    def remember(self, module):\n        self.seen.append(module)\n"
+    )
+    keepers = derive(site, ["keeplib"])["keepers"]
+    assert keepers == {
+        name: ["keeplib.manager", 0, "Manager.get_instance().overrides", 5, "list"]
+        for name in ("keeplib.Manager.get_instance().register", "keeplib.manager.Manager.get_instance().register")
+    }
+
+
+def test_a_model_handed_to_an_ecosystem_singleton_is_reported_without_the_distribution(tmp_path: Path) -> None:
+    """bitsandbytes is not installed here: the shipped table says that its optimizer manager keeps the
+    modules it is handed, reached through the accessor or through a local bound to it."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "model.py").write_text(
+        "from torch import nn\n\n\ndef create_optimizer(model: nn.Module) -> None:\n    import bitsandbytes\n\n"
+        "    manager = bitsandbytes.optim.GlobalOptimManager.get_instance()\n"
+        "    for module in model.modules():\n        if isinstance(module, nn.Embedding):\n"
+        "            manager.register_module_override(module, 'weight', {'optim_bits': 32})\n"
+    )
+    done = subprocess.run([*LINT, "model.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (1, ""), done.stderr
+    assert done.stdout.startswith(
+        "model.py:10:13: WG003 singleton's list "
+        "`bitsandbytes.optim.optimizer.GlobalOptimManager.get_instance().module_weight_config_triple` holds nn.Module"
+    ), done.stdout
+    assert len(done.stdout.splitlines()) == 1, done.stdout
+
+
 def test_a_namespace_directory_inside_an_installed_package_is_unknown(installed: tuple[Path, Path]) -> None:
     """``ecolib/plugins/`` has no ``__init__.py``: the path finder answers with a namespace portion, whose
     parent it looks up among the imported modules. Nothing is imported, so that lookup fails; the module is

@@ -298,6 +298,7 @@ def test_the_ecosystem_table_derives_from_a_site(tmp_path: Path) -> None:
         "derived_from": {"tinyeco": "tinyeco==1.0"},
         "kinds": {"tinyeco.TinyModel": "module", "tinyeco.models.TinyModel": "module"},
         "holders": {},
+        "keepers": {},
     }
 
 

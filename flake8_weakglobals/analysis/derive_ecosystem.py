@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..index.project import ModuleContext, ProjectIndex, module_name
+from ..index.summaries import ModuleSummary
 from .framework_types import Vocabulary
 from .imported_kinds import Imported
 
@@ -40,6 +41,7 @@ def derive(site: Path, packages: list[str]) -> dict[str, object]:
     index = ProjectIndex([site], cache=None)
     vocabulary = Vocabulary(with_ecosystem=False)  # what the packages say, not what an older table said
     kinds: dict[str, str] = {}
+    keepers: dict[str, list[object]] = {}
     holders: dict[str, str] = {}
     exported: list[tuple[str, str]] = []  # (name as re-exported, the name it stands for)
     bases: set[str] = set()  # classes some scanned class derives from
@@ -51,6 +53,7 @@ def derive(site: Path, packages: list[str]) -> dict[str, object]:
             if summary is None:
                 continue
             imported = Imported(ModuleContext(index, summary.name, path.name == "__init__.py"), vocabulary)
+            keepers.update(_process_wide_keepers(summary))
             for cls, named in summary.classes.items():
                 bases.update(index.resolve(base) for base in named)
                 qualified = f"{summary.name}.{cls}"
@@ -74,10 +77,27 @@ def derive(site: Path, packages: list[str]) -> dict[str, object]:
                 kinds.setdefault(alias, kinds[target])
             elif target in holders:
                 holders.setdefault(alias, holders[target])
+            for path, keeper in list(keepers.items()):
+                if path.startswith(f"{target}."):
+                    keepers.setdefault(f"{alias}{path[len(target):]}", keeper)
     return {
         "derived_from": {package: _version(site, package) for package in packages},
         "kinds": dict(sorted(kinds.items())),
         "holders": dict(sorted(holders.items())),
+        "keepers": dict(sorted(keepers.items())),
+    }
+
+
+def _process_wide_keepers(summary: ModuleSummary) -> dict[str, list[object]]:
+    """The methods of a package's singletons that put an argument into the singleton's own container
+    (``GlobalOptimManager.get_instance().register_module_override(module, ...)`` appends the module to a list
+    the process keeps): a project that calls one with a model keeps the model for the process, though the
+    container is not the project's. Only routes through a singleton's accessor: which instance a plain
+    method is called on is the caller's, and a package's caches are its own business."""
+    return {
+        f"{summary.name}.{path}": [summary.name, position, container, line, kind]
+        for path, (position, container, line, kind, _) in summary.keepers.items()
+        if "()." in path and kind != "cache"
     }
 
 

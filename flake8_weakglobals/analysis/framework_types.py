@@ -10,7 +10,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 MODULE = "module"
 PARAMETER = "parameter"
@@ -155,15 +155,19 @@ HOLDER_FACTORIES = {"transformers.pipeline": "transformers.Pipeline", "transform
 
 
 @functools.lru_cache(maxsize=1)
-def ecosystem() -> dict[str, dict[str, str]]:
+def ecosystem() -> dict[str, dict[str, Any]]:
     """The shipped table of the ecosystem's well-known classes (``derive_ecosystem.py`` writes it from the real
-    packages; ``derived_from`` says which versions): their kinds, and the classes that hold framework
-    objects. Read on first use; an unreadable table only means knowing less."""
+    packages; ``derived_from`` says which versions): their kinds, the classes that hold framework objects,
+    and the singletons' methods that keep an argument for the process. Read on first use; an unreadable
+    table only means knowing less."""
     try:
         table = json.loads(ECOSYSTEM_TABLE.read_text(encoding="utf-8"))
-        return {"kinds": dict(table["kinds"]), "holders": dict(table["holders"]), "packages": dict(table["derived_from"])}
+        return {
+            "kinds": dict(table["kinds"]), "holders": dict(table["holders"]), "keepers": dict(table["keepers"]),
+            "packages": dict(table["derived_from"]),
+        }
     except (OSError, ValueError, KeyError, TypeError):
-        return {"kinds": {}, "holders": {}, "packages": {}}
+        return {"kinds": {}, "holders": {}, "keepers": {}, "packages": {}}
 
 
 TENSOR_VALUED_TABLE = Path(__file__).with_name("torch_tensor_valued.json")
@@ -231,6 +235,16 @@ class Vocabulary:
         if known is None and qualified.startswith("diffusers.") and _DIFFUSERS_PIPELINE.fullmatch(last):
             return f"`{last}` holds nn.Module objects (the components it registers)"
         return known
+
+    def keeper(self, qualified: str) -> Optional[tuple[str, int, str, int, str]]:
+        """What the ecosystem singleton's method ``qualified`` keeps of its arguments, from the shipped table
+        (``bitsandbytes.optim.GlobalOptimManager.get_instance().register_module_override`` keeps its
+        first): the module defining the container, the argument's position, the container, its line, and
+        its ContainerType value."""
+        if not self.with_ecosystem:
+            return None
+        found = ecosystem()["keepers"].get(qualified)
+        return tuple(found) if found is not None else None  # type: ignore[return-value]
 
     def kind_of_call(self, qualified: str) -> Optional[str]:
         """The kind of object a call to ``qualified`` returns: a framework class or a tensor factory."""

@@ -314,7 +314,10 @@ class Imported:
         """``Store.put`` / ``register``, imported from another project module, when it keeps an argument."""
         if self.context is None:
             return None
-        found = self.context.index.keeper(self.context.absolute(qualified))
+        absolute = self.context.absolute(qualified)
+        found = self.context.index.keeper(absolute)
+        if found is None and (known := self.vocabulary.keeper(absolute)) is not None:
+            found = (*known, "")  # a package the linting environment lacks, from the shipped table
         if found is None:
             return None
         module, position, container, line, kind, decorator = found
