@@ -223,7 +223,10 @@ def names_the_miss(finding: Finding, miss: Dict[str, Any]) -> bool:
     """A finding names a miss by its container's name, or by standing on the very line the reader recorded: a
     hook's finding names the registration (`mod.register_forward_hook(...)`) where the reader named the hook."""
     if finding.path == miss["path"]:
-        return finding.line == miss.get("line") or any(names_object_or_its_state(name, missed) for name in holders_named(finding) for missed in names_recorded(miss["name"]))
+        return finding.line == miss.get("line") or any(
+            names_object_or_its_state(name, missed) or missed.rpartition(".")[2] in kept_by(finding)
+            for name in holders_named(finding) for missed in names_recorded(miss["name"])
+        )
     defined = DEFINED_AT.search(finding.message)
     module_path = miss["path"].removesuffix(".py").removesuffix("/__init__").replace("/", ".")
     if defined is None or not f".{module_path}".endswith(f".{defined.group('module')}"):
@@ -255,6 +258,16 @@ def holders_named(finding: Finding) -> List[str]:
     (``rmse.preds`` ... ``(also `exp_rmspe.preds`)``)."""
     also = ALSO_HELD.search(finding.message)
     return [finding.name, *hooks_registered(finding.name)] + (re.findall(r"`([^`]+)`", also.group("names")) if also else [])
+
+
+def kept_by(finding: Finding) -> List[str]:
+    """The method that keeps what a finding says is handed to it (``passed to `manager.register_module_override`
+    at line 191, which keeps it``), where a reader records that call (``GlobalOptimManager.get_instance()
+    .register_module_override``) rather than the container it fills."""
+    return KEPT_BY.findall(finding.message)
+
+
+KEPT_BY = re.compile(r"passed to `(?:[^`]*\.)?(\w+)` at line \d+, which keeps it")
 
 
 def hooks_registered(name: str) -> List[str]:

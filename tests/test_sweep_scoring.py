@@ -113,3 +113,19 @@ def test_a_registration_names_the_hook_it_registers_wherever_the_reader_recorded
     hook.matched = id(verdict)  # type: ignore[attr-defined]
     assert sweep.real_pins([hook], [verdict], [recorded]) == (1, 1)  # type: ignore[list-item]
     assert sweep.hooks_registered("x.register_hook(lambda grad: grad)") == []
+
+
+def test_a_finding_on_what_a_call_keeps_names_the_miss_recorded_as_that_call() -> None:
+    """A kept argument is reported at the call, naming the container in another package; a reader records
+    the call (sweep 16: trlx's ``GlobalOptimManager.get_instance().register_module_override``, two lines
+    above the finding). The same file only, and only the method the message says keeps it."""
+    message = (
+        "singleton's list `bnb.GlobalOptimManager.get_instance().overrides` holds nn.Module objects (from "
+        "`self.model.modules()` at line 189, passed to `manager.register_module_override` at line 191, which keeps it)"
+    )
+    found = sweep.Finding("CarperAI/trlx", "trainer.py", 191, "WG003", "bnb.GlobalOptimManager.get_instance().overrides", message)
+    recorded = {"repo": "CarperAI/trlx", "path": "trainer.py", "line": 188, "name": "GlobalOptimManager.get_instance().register_module_override"}
+    assert sweep.names_the_miss(found, recorded)
+    assert not sweep.names_the_miss(found, {**recorded, "name": "GlobalOptimManager.get_instance().register_parameters"})
+    assert not sweep.names_the_miss(found, {**recorded, "path": "other.py"})
+    assert not sweep.names_the_miss(finding("rmse.preds", MESSAGE), miss("register_module_override"))
