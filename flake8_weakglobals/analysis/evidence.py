@@ -15,6 +15,7 @@ from ..syntax.container_expressions import ContainerType, classify, initial_memb
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import CASTS, Names, is_record
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns, reaching_value, returned_function, walk
+from ..syntax.type_guards import conjuncts, guarded_types
 from .framework_types import BOUND_METHOD, EXCEPTION, ITERATION_METHODS, MODULE, MODULE_METHODS, PARAMETER, TENSOR, Vocabulary, describe, tensor_valued
 from .survey import ClassInfo, SlotStore, Survey, is_cls
 
@@ -599,7 +600,7 @@ class Evidence:
             if block is not None:  # ``assert isinstance(m, Block)`` earlier in the same block
                 guards += [s.test for s in block[: block.index(child)] if isinstance(s, ast.Assert)]  # type: ignore[arg-type]
             for guard in guards:
-                for test in _conjuncts(guard):
+                for test in conjuncts(guard):
                     kind = self._isinstance_kind(test, name.id, admitted)
                     if kind is not None:
                         return Obj(kind, f"narrowed by `{text(test)}`", test.lineno)
@@ -1014,6 +1015,9 @@ class Evidence:
                 found = next((stored for method in methods if (stored := self._stored_on_self(info, method)) is not None), None)
                 if found is not None:
                     break
+                found = self._guarded_on_self(info, cls)
+                if found is not None:
+                    break
             found = found or self._held_by_an_imported_base(info, lineage, any_method)
         self._held[key] = found
         return found
@@ -1043,9 +1047,32 @@ class Evidence:
             if stored is not None:
                 held = self._annotated_instance(stored)
             if not isinstance(held, Obj) and isinstance(node.value, ast.Name):  # ``assert isinstance(data, (Tensor, ndarray))``
-                held = self._narrowed(node.value, method, admitted=True)
+                held = self._narrowed(node.value, method, admitted=True) or self._guarded(method, node.value.id)
             if isinstance(held, Obj):
                 return f"`{info.name}` holds {describe(held.kind)} (`self.{attribute}`, line {node.lineno})"
+        return None
+
+    def _guarded(self, method: FunctionNode, name: str) -> Optional[Obj]:
+        """What a guard of ``method`` says ``name`` is (``if not isinstance(optimizer, Optimizer): raise``):
+        the first framework kind among the types it allows."""
+        guarded = guarded_types(method).get(name)
+        if guarded is None:
+            return None
+        return next((found for cls in guarded[0] if (found := self._annotated_instance(cls)) is not None), None)
+
+    def _guarded_on_self(self, info: ClassInfo, cls: ClassInfo) -> Optional[str]:
+        """Why instances of ``info`` hold a framework object by what a method of ``cls`` (``info`` or a local
+        base) raises unless an attribute is (``if not isinstance(self._optimizer, torch.optim.Optimizer):
+        raise ValueError(...)``): the class declares what it keeps, as an annotation would."""
+        for method in cls.methods.values():
+            parameters = function_parameters(method)
+            if not parameters or method in self.survey.unbound_methods or method in self.survey.class_methods:
+                continue
+            for guarded, (types, line) in guarded_types(method).items():
+                receiver, _, attribute = guarded.partition(".")
+                held = next((found for t in types if (found := self._annotated_instance(t)) is not None), None) if receiver == parameters[0].arg and attribute else None
+                if held is not None:
+                    return f"`{info.name}` holds {describe(held.kind)} (`self.{attribute}`, checked at line {line})"
         return None
 
     def _held_by_an_imported_base(self, info: ClassInfo, lineage: list[ClassInfo], any_method: bool = False) -> Optional[str]:
@@ -1203,12 +1230,6 @@ def is_attribute_of(target: ast.expr, receiver: str, attribute: str) -> bool:
 
 def _blocks(node: ast.AST) -> list[list[ast.stmt]]:
     return [getattr(node, name) for name in ("body", "orelse", "finalbody") if isinstance(getattr(node, name, None), list)]
-
-
-def _conjuncts(test: ast.expr) -> list[ast.expr]:
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
-        return [part for value in test.values for part in _conjuncts(value)]
-    return [test]
 
 
 def _stored_parameter(value: Optional[ast.expr], annotated: dict[str, ast.expr]) -> Optional[ast.expr]:

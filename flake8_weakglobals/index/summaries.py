@@ -17,6 +17,7 @@ from ..syntax.container_expressions import ContainerType, classify
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names, base_class, is_record
 from ..syntax.scopes import attributes_set_back, every_statement, function_parameters, module_level, own_returns, walk
+from ..syntax.type_guards import guarded_types
 
 CACHE_FUNCTIONS = frozenset({"functools.lru_cache", "functools.cache"})
 _CACHE_FUNCTION_NAMES = frozenset(name.rpartition(".")[2] for name in CACHE_FUNCTIONS)  # a wrapper calls one
@@ -220,6 +221,7 @@ def _holdings(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int]]:  
     name them (``seqstart: torch.Tensor``), the way the evidence reads a record of the module itself."""
     init = next((s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
     stored = [(attribute, names, line) for attribute, names, line, _ in _stores_on_self(init, qualify, _methods(cls))] if init is not None else []
+    stored += _guarded_attributes(cls, qualify)
     if is_record(cls, qualify):
         stored += [
             (statement.target.id, names, statement.lineno)
@@ -228,6 +230,22 @@ def _holdings(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int]]:  
             and not _class_level(statement.annotation, qualify) and (names := _instance_types(statement.annotation, qualify))
         ]
     return stored
+
+
+def _guarded_attributes(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int]]:  # type: ignore[no-untyped-def]
+    """Attributes a method of the class raises unless they are of a type (``if not isinstance(self._optimizer,
+    torch.optim.Optimizer): raise ValueError(...)``, in a property): the class declares what its instances
+    keep there, as an annotation would (``syntax.type_guards``)."""
+    found = []
+    for method in _methods(cls).values():
+        if not method.args.args or _decorator_names(method) & {"staticmethod", "classmethod"}:
+            continue
+        receiver = method.args.args[0].arg
+        for guarded, (types, line) in guarded_types(method).items():
+            owner, _, attribute = guarded.partition(".")
+            if owner == receiver and attribute and (names := [name for t in types for name in _instance_types(t, qualify)]):
+                found.append((attribute, names, line))
+    return found
 
 
 def _class_level(annotation: ast.expr, qualify) -> bool:  # type: ignore[no-untyped-def]
@@ -364,6 +382,8 @@ def _stores_on_self(method: ast.FunctionDef | ast.AsyncFunctionDef, qualify, met
                 said = annotations.get(value.id)  # type: ignore[union-attr]
             how = "parameter" if handed else "annotation"
             spelled = _instance_types(said, qualify) if said is not None else []
+            if not spelled and isinstance(value, ast.Name) and (guarded := guarded_types(method).get(value.id)):
+                spelled, how = [name for t in guarded[0] for name in _instance_types(t, qualify)], "parameter"  # ``if not isinstance(optimizer, T): raise``
         if not spelled and not isinstance(node, ast.AnnAssign):
             spelled, how = _built_for_self(node.value, receiver, locals_, methods, qualify), "call"
         if spelled:
