@@ -987,7 +987,8 @@ def _type_alias(value: ast.expr, qualify) -> list[str]:  # type: ignore[no-untyp
 def wraps_a_cache(function: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> bool:  # type: ignore[no-untyped-def]
     """A decorator (or decorator factory) that applies ``functools.lru_cache``/``cache`` to the function it
     decorates: ``lru_cache(maxsize=n)(fn)`` or ``cache(fn)`` on one of its own (or a nested function's)
-    parameters, or ``return lru_cache(...)``. A cache it keeps for something else (``@lru_cache`` on a
+    parameters, ``return lru_cache(...)``, or a wrapper it defines under ``@lru_cache`` and returns (a disk
+    cache in front of a memory one: ``def decorator(func): @lru_cache(maxsize) def wrapper(*args): ...``). A cache it keeps for something else (``@lru_cache`` on a
     warn-once helper inside ``deprecated``) does not make it one."""
     if any(qualify(d.func if isinstance(d, ast.Call) else d) in CACHE_FUNCTIONS for d in function.decorator_list):
         return False
@@ -1000,6 +1001,13 @@ def wraps_a_cache(function: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> 
         expr = expr.func if isinstance(expr, ast.Call) else expr
         return isinstance(expr, (ast.Name, ast.Attribute)) and bool(CACHE_FUNCTIONS & {qualify(expr), local.qualify(expr)})
 
+    for outer in (node for node in walk(function) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))):
+        returned = {s.value.id for s in outer.body if isinstance(s, ast.Return) and isinstance(s.value, ast.Name)}
+        if any(
+            isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)) and inner.name in returned and any(map(is_cache, inner.decorator_list))
+            for inner in outer.body
+        ):
+            return True  # ``def decorator(func): @lru_cache(maxsize) def wrapper(*args): ...; return wrapper``
     for node, declaring in _nodes_with_their_functions(function):
         if isinstance(node, ast.Return) and isinstance(node.value, ast.Call) and is_cache(node.value.func):
             return True  # ``return functools.lru_cache(maxsize=None)``: hands out the cache decorator itself
