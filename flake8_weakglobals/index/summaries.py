@@ -988,8 +988,9 @@ def wraps_a_cache(function: ast.FunctionDef | ast.AsyncFunctionDef, qualify) -> 
     """A decorator (or decorator factory) that applies ``functools.lru_cache``/``cache`` to the function it
     decorates: ``lru_cache(maxsize=n)(fn)`` or ``cache(fn)`` on one of its own (or a nested function's)
     parameters, ``return lru_cache(...)``, or a wrapper it defines under ``@lru_cache`` and returns (a disk
-    cache in front of a memory one: ``def decorator(func): @lru_cache(maxsize) def wrapper(*args): ...``). A cache it keeps for something else (``@lru_cache`` on a
-    warn-once helper inside ``deprecated``) does not make it one."""
+    cache in front of a memory one: ``def decorator(func): @lru_cache(maxsize) def wrapper(*args): ...``).
+    A cache it keeps for something else (``@lru_cache`` on a warn-once helper inside ``deprecated``) does
+    not make it one."""
     if any(qualify(d.func if isinstance(d, ast.Call) else d) in CACHE_FUNCTIONS for d in function.decorator_list):
         return False
     local = Names()  # ``import functools`` inside the wrapper counts as well
