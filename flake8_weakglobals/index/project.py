@@ -111,12 +111,19 @@ def project_root(path: Path) -> Optional[Path]:
             found = _MARKED[directory]
             break
         walked.append(directory)
-        if any((directory / marker).exists() for marker in _PROJECT_MARKERS):
+        if any((directory / marker).exists() for marker in _PROJECT_MARKERS) and not _a_package_module(directory):
             found = directory
             break
     for directory in walked:
         _MARKED[directory] = found
     return found
+
+
+def _a_package_module(directory: Path) -> bool:
+    """A package whose only marker is a module of its own named ``setup.py`` (``lib/setup.py`` beside
+    ``lib/__init__.py``, a set-up step of the code): no project root. The scripts beside the package import
+    it, and the codemod must see their uses."""
+    return (directory / "__init__.py").exists() and not any((directory / marker).exists() for marker in _PROJECT_MARKERS if marker != "setup.py")
 
 
 def module_name(path: Path, root: Path) -> Optional[str]:
