@@ -125,7 +125,7 @@ def _outside_reason(
         if found is None:
             continue
         reads_another_class = functools.partial(names_another_class, found, context_for(other), owner=owner) if owner else None
-        for line, use, statement, reference in _uses_in(found, names, attribute, holder, files[other], sequence, reads_another_class):
+        for line, use, statement, reference in _uses_in(found, names, attribute, holder, files[other], sequence, reads_another_class, finding.scope == "instance"):
             sees_what_goes = sees_what_goes or sees_what_goes_there(found.parents.get, reference, sequence)
             if use is not None:
                 return f"`{shown_path(other)}` line {line} uses it as {use}, which the rewrite may change", ()
@@ -493,14 +493,15 @@ def _whole_reads(path: Path, text: str) -> _WholeReads:
 
 def _uses_in(
     found: References, names: frozenset[str], attribute: Optional[str], holder: Optional[str], source: str, sequence: bool,
-    reads_another_class: Optional[Callable[[ast.expr], bool]] = None,
+    reads_another_class: Optional[Callable[[ast.expr], bool]] = None, on_an_instance: bool = False,
 ) -> Iterator[tuple[int, Optional[str], str, ast.expr]]:
     """Each reference in another module to the container under any of ``names`` (or, given, to any
     attribute named ``attribute``, but one that ``reads_another_class`` shows is another class's:
     ``Plain.table`` for ``Rotary.table``), and to the object that holds it: ``(line, the use the runtime
     may not honour or None, the statement, the reference)``. Every fill is such a use: what another module
     stores is not shown to have an owner. The holder (a class, a module-level instance) may be named
-    freely, but not handed to other code, which may read it whole."""
+    freely, but not handed to other code, which may read it whole; for a container ``on_an_instance`` of
+    the holding class, neither may the instance its accessor hands out (``Manager.get_instance()``)."""
     attributes = found.attributes.get(attribute, []) if attribute is not None else []
     uses = [(order, node) for order, node in attributes if reads_another_class is None or not reads_another_class(node)]
     for name in names:
@@ -525,6 +526,41 @@ def _uses_in(
             yield reference.lineno, f"an argument of `{ast.unparse(call)[:60]}`, which may read the object that holds it whole", _statement(reference, found.parents), reference
         elif top is reference and _bound_elsewhere(reference, found.parents):
             yield reference.lineno, f"a value bound to another name (`{_statement(reference, found.parents)}`), whose uses are not followed", _statement(reference, found.parents), reference
+        elif on_an_instance and (handed := _instance_handed_on(reference, top, found)) is not None:
+            yield reference.lineno, handed, _statement(reference, found.parents), reference
+
+
+def _instance_handed_on(reference: ast.expr, top: ast.expr, found: References) -> Optional[str]:
+    """The holding class's instance as code elsewhere gets it (``Manager.get_instance()``,
+    ``Manager._instance``, a metaclass singleton's ``Manager()``), used other than through an attribute:
+    returned, handed to other code, or bound to a local that is (``mgr = Manager.get_instance()``, then
+    ``copy.deepcopy(mgr)``): a copy, a pickle or a walk of the instance takes the container along, and a
+    weak one keeps nothing the copy alone holds. Through an attribute (``mgr.register(m)``,
+    ``Manager.get_instance().overrides``) it stays what the analysis of its module sees."""
+    first = found.parents.get(reference)
+    step = first if isinstance(first, ast.Attribute) and first.value is reference else reference
+    if step is not top:
+        return None  # ``Manager._instance.overrides``: an attribute of the instance, not the instance
+    call = found.parents.get(top)
+    if isinstance(call, ast.Call) and call.func is top and (call.args or call.keywords):
+        return None  # ``Manager.register(m)``: a method called through the class
+    value = call if isinstance(call, ast.Call) and call.func is top else top
+    if value is reference:
+        return None  # the class itself: ``Manager.x`` and its arguments are read above
+    parent = found.parents.get(value)
+    if isinstance(parent, ast.Attribute) and parent.value is value:
+        return None
+    shown = ast.unparse(value)
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        name = parent.targets[0].id
+        scope = enclosing_function(parent, found.parents.get) or found.tree
+        for node in ast.walk(scope):
+            if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+                used = found.parents.get(node)
+                if not (isinstance(used, ast.Attribute) and used.value is node):
+                    return f"`{name}`, the instance `{shown}` hands out, used whole (`{_statement(node, found.parents)}`)"
+        return None
+    return f"the instance `{shown}` hands out, used whole (`{_statement(value, found.parents)}`)"
 
 
 def _bound_elsewhere(node: ast.expr, parents: dict[ast.AST, ast.AST]) -> bool:
