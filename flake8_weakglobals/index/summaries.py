@@ -108,6 +108,7 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
     }
     caching = sorted({*mentions.words(_CACHE_FUNCTION_NAMES | aliases, then=r"\s*\("), *mentions.lines(r"functools\s*\.\s*(?:lru_)?cache\b")})
     preparing = mentions.words(MODEL_WORDS, then=r"\s*\(")  # a model known by use
+    checking = mentions.words(["isinstance"], then=r"\s*\(")  # a class whose type checks may say what it holds
     for statement in statements:
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
             for alias in statement.names:
@@ -121,7 +122,7 @@ def summarize(tree: ast.Module, module: str, is_package: bool, source: str) -> M
             if len(summary.classes[statement.name]) < len(statement.bases):
                 summary.unnamed_bases.append(statement.name)
             _summarize_class_containers(summary, statement, names)
-            holdings = _holdings(statement, qualify)
+            holdings = _holdings(statement, qualify, mentions.within(checking, statement))
             if holdings:
                 summary.holdings[statement.name] = holdings
             kept = parameters_kept(statement)
@@ -215,13 +216,14 @@ def defines_value_equality(cls: ast.ClassDef, qualify) -> bool:  # type: ignore[
     return False
 
 
-def _holdings(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str], int]]:  # type: ignore[no-untyped-def]
+def _holdings(cls: ast.ClassDef, qualify, checks_types: bool) -> list[tuple[str, list[str], int]]:  # type: ignore[no-untyped-def]
     """What ``cls.__init__`` stores on ``self`` (``ModuleSummary.holdings``); for a record class (a
     ``@dataclass``, a ``NamedTuple``), the fields its generated constructor stores, as their annotations
-    name them (``seqstart: torch.Tensor``), the way the evidence reads a record of the module itself."""
+    name them (``seqstart: torch.Tensor``), the way the evidence reads a record of the module itself; and,
+    where its text ``checks_types`` (calls ``isinstance``), the attributes its type checks declare."""
     init = next((s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None)
     stored = [(attribute, names, line) for attribute, names, line, _ in _stores_on_self(init, qualify, _methods(cls))] if init is not None else []
-    stored += _guarded_attributes(cls, qualify)
+    stored += _guarded_attributes(cls, qualify) if checks_types else []
     if is_record(cls, qualify):
         stored += [
             (statement.target.id, names, statement.lineno)
