@@ -127,14 +127,21 @@ def test_the_shipped_table_knows_the_ecosystem_bases_and_where_it_came_from() ->
     assert Vocabulary(with_ecosystem=False).kind_of_type("transformers.PreTrainedModel") is None
 
 
+def _site(tmp_path: Path, package: str, init: str, module: str, text: str) -> Path:
+    """A scratch site holding one package, unpacked as a wheel would be: its ``__init__`` and one module."""
+    site = tmp_path / "site"
+    (site / package).mkdir(parents=True)
+    (site / package / "__init__.py").write_text(init)
+    (site / package / module).write_text(text)
+    return site
+
+
 def test_the_table_records_holders_at_the_end_of_long_chains(tmp_path: Path) -> None:
     """Lightning's ``LightningDataModule`` holds the ``Trainer``, which holds its connector, which holds the
     strategy, which holds the model: four steps, more than a check walks in a user's project. The table is
     derived once, so it records every chain, however long."""
-    site = tmp_path / "site"
-    (site / "chain").mkdir(parents=True)
-    (site / "chain" / "__init__.py").write_text("from .parts import DataModule, Trainer\n")
-    (site / "chain" / "parts.py").write_text(
+    site = _site(
+        tmp_path, "chain", "from .parts import DataModule, Trainer\n", "parts.py",
         "from typing import Optional\n\nfrom torch import nn\n\n\n"
         "class Strategy:\n    def __init__(self, model: nn.Module) -> None:\n        self.model = model\n\n\n"
         "class Connector:\n    def __init__(self) -> None:\n        self.strategy: Optional[Strategy] = None\n\n\n"
@@ -163,10 +170,8 @@ def test_the_table_records_what_a_packages_singleton_keeps_of_its_arguments(tmp_
     the process (bitsandbytes' ``GlobalOptimManager.register_module_override``); recorded under the name
     the package defines it at and the name its ``__init__`` exports it as. A plain class's method, and a
     singleton's method that keeps only what it computes (a class's name), are not recorded."""
-    site = tmp_path / "site"
-    (site / "keeplib").mkdir(parents=True)
-    (site / "keeplib" / "__init__.py").write_text("from .manager import Manager, Plain\n")
-    (site / "keeplib" / "manager.py").write_text(
+    site = _site(
+        tmp_path, "keeplib", "from .manager import Manager, Plain\n", "manager.py",
         "class Manager:\n    _instance = None\n\n"
         "    def initialize(self):\n        self.overrides = []\n        self.names = []\n\n"
         "    @classmethod\n    def get_instance(cls):\n        if cls._instance is None:\n"
