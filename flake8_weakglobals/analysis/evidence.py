@@ -15,7 +15,7 @@ from ..syntax.container_expressions import ContainerType, classify, initial_memb
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import CASTS, Names, is_record
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns, reaching_value, returned_function, walk
-from ..syntax.type_guards import conjuncts, guarded_types
+from ..syntax.type_guards import conjuncts, guarded_attributes, guarded_types
 from .framework_types import BOUND_METHOD, EXCEPTION, ITERATION_METHODS, MODULE, MODULE_METHODS, PARAMETER, TENSOR, Vocabulary, describe, tensor_valued
 from .survey import ClassInfo, SlotStore, Survey, is_cls
 
@@ -1065,12 +1065,10 @@ class Evidence:
         base) raises unless an attribute is (``if not isinstance(self._optimizer, torch.optim.Optimizer):
         raise ValueError(...)``): the class declares what it keeps, as an annotation would."""
         for method in cls.methods.values():
-            parameters = function_parameters(method)
-            if not parameters or method in self.survey.unbound_methods or method in self.survey.class_methods:
+            if method in self.survey.unbound_methods or method in self.survey.class_methods:
                 continue
-            for guarded, (types, line) in guarded_types(method).items():
-                receiver, _, attribute = guarded.partition(".")
-                held = next((found for t in types if (found := self._annotated_instance(t)) is not None), None) if receiver == parameters[0].arg and attribute else None
+            for attribute, types, line in guarded_attributes(method):
+                held = next((found for t in types if (found := self._annotated_instance(t)) is not None), None)
                 if held is not None:
                     return f"`{info.name}` holds {describe(held.kind)} (`self.{attribute}`, checked at line {line})"
         return None

@@ -111,7 +111,7 @@ def project_root(path: Path) -> Optional[Path]:
             found = _MARKED[directory]
             break
         walked.append(directory)
-        if any((directory / marker).exists() for marker in _PROJECT_MARKERS) and not _a_package_module(directory):
+        if _marks_a_project(directory):
             found = directory
             break
     for directory in walked:
@@ -119,11 +119,12 @@ def project_root(path: Path) -> Optional[Path]:
     return found
 
 
-def _a_package_module(directory: Path) -> bool:
-    """A package whose only marker is a module of its own named ``setup.py`` (``lib/setup.py`` beside
-    ``lib/__init__.py``, a set-up step of the code): no project root. The scripts beside the package import
-    it, and the codemod must see their uses."""
-    return (directory / "__init__.py").exists() and not any((directory / marker).exists() for marker in _PROJECT_MARKERS if marker != "setup.py")
+def _marks_a_project(directory: Path) -> bool:
+    """Whether ``directory`` holds a project marker. A ``setup.py`` beside an ``__init__.py`` is a module of
+    that package (``lib/setup.py``, a set-up step of the code), no marker: the scripts beside the package
+    import it, and the codemod must see their uses."""
+    present = [marker for marker in _PROJECT_MARKERS if (directory / marker).exists()]
+    return bool(present) and (present != ["setup.py"] or not (directory / "__init__.py").exists())
 
 
 def module_name(path: Path, root: Path) -> Optional[str]:

@@ -17,7 +17,7 @@ from ..syntax.container_expressions import ContainerType, classify
 from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import Names, base_class, is_record
 from ..syntax.scopes import attributes_set_back, every_statement, function_parameters, module_level, own_returns, walk
-from ..syntax.type_guards import guarded_types
+from ..syntax.type_guards import guarded_attributes, guarded_types
 
 CACHE_FUNCTIONS = frozenset({"functools.lru_cache", "functools.cache"})
 _CACHE_FUNCTION_NAMES = frozenset(name.rpartition(".")[2] for name in CACHE_FUNCTIONS)  # a wrapper calls one
@@ -238,16 +238,12 @@ def _guarded_attributes(cls: ast.ClassDef, qualify) -> list[tuple[str, list[str]
     """Attributes a method of the class raises unless they are of a type (``if not isinstance(self._optimizer,
     torch.optim.Optimizer): raise ValueError(...)``, in a property): the class declares what its instances
     keep there, as an annotation would (``syntax.type_guards``)."""
-    found = []
-    for method in _methods(cls).values():
-        if not method.args.args or _decorator_names(method) & {"staticmethod", "classmethod"}:
-            continue
-        receiver = method.args.args[0].arg
-        for guarded, (types, line) in guarded_types(method).items():
-            owner, _, attribute = guarded.partition(".")
-            if owner == receiver and attribute and (names := [name for t in types for name in _instance_types(t, qualify)]):
-                found.append((attribute, names, line))
-    return found
+    return [
+        (attribute, names, line)
+        for method in _methods(cls).values() if not _decorator_names(method) & {"staticmethod", "classmethod"}
+        for attribute, types, line in guarded_attributes(method)
+        if (names := [name for t in types for name in _instance_types(t, qualify)])
+    ]
 
 
 def _class_level(annotation: ast.expr, qualify) -> bool:  # type: ignore[no-untyped-def]

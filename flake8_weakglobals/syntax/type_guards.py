@@ -34,6 +34,18 @@ def guarded_types(function: FunctionNode) -> dict[str, tuple[list[ast.expr], int
     return found
 
 
+def guarded_attributes(method: FunctionNode) -> Iterator[tuple[str, list[ast.expr], int]]:
+    """The attributes of its receiver (its first parameter) that a method's guards check, with the types
+    they allow and the guard's line: ``self._optimizer`` in ``if not isinstance(self._optimizer, T): raise``."""
+    parameters = [*method.args.posonlyargs, *method.args.args]
+    if not parameters:
+        return
+    for guarded, (types, line) in guarded_types(method).items():
+        owner, _, attribute = guarded.partition(".")
+        if owner == parameters[0].arg and attribute:
+            yield attribute, types, line
+
+
 def _own_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
     pending = deque([body])
     while pending:
