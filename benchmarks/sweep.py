@@ -223,7 +223,7 @@ def names_the_miss(finding: Finding, miss: Dict[str, Any]) -> bool:
     """A finding names a miss by its container's name, or by standing on the very line the reader recorded: a
     hook's finding names the registration (`mod.register_forward_hook(...)`) where the reader named the hook."""
     if finding.path == miss["path"]:
-        return finding.line == miss.get("line") or any(
+        return finding.line == miss.get("line") or miss.get("line") in stored_by_hook(finding) or any(
             names_object_or_its_state(name, missed) or missed.rpartition(".")[2] in kept_by(finding)
             for name in holders_named(finding) for missed in names_recorded(miss["name"])
         )
@@ -268,6 +268,15 @@ def kept_by(finding: Finding) -> List[str]:
 
 
 KEPT_BY = re.compile(r"passed to `(?:[^`]*\.)?(\w+)` at line \d+, which keeps it")
+
+
+def stored_by_hook(finding: Finding) -> List[int]:
+    """The line of what a hook's finding says the hook stores (``what the hook stores (`self._cls_patch`,
+    line 107)``), where a reader records that state rather than the registration."""
+    return [int(line) for line in STORED_BY_HOOK.findall(finding.message)] if finding.code == "WG010" else []
+
+
+STORED_BY_HOOK = re.compile(r"what (?:the hook|it) stores \(`[^`]+`, line (\d+)\)")
 
 
 def hooks_registered(name: str) -> List[str]:

@@ -129,3 +129,21 @@ def test_a_finding_on_what_a_call_keeps_names_the_miss_recorded_as_that_call() -
     assert not sweep.names_the_miss(found, {**recorded, "name": "GlobalOptimManager.get_instance().register_parameters"})
     assert not sweep.names_the_miss(found, {**recorded, "path": "other.py"})
     assert not sweep.names_the_miss(finding("rmse.preds", MESSAGE), miss("register_module_override"))
+
+
+def test_a_hooks_finding_names_the_miss_recorded_as_the_state_its_hook_stores() -> None:
+    """WG010 stands on the registration and says what the hook stores, with its line; a reader records that
+    state (sweep 28: RADIO's ``ViTDetHook._cls_patch``, line 107, registered at line 80). Only that line,
+    only in that file, only for a hook's finding."""
+    message = (
+        "WG010 `layer.register_forward_pre_hook(self._to_windows)` drops its handle: `layer`, handed in (parameter "
+        "`blocks` of `__init__` at line 51), keeps this `ViTDetHook` and what the hook stores (`self._cls_patch`, "
+        "line 107) for as long as it lives"
+    )
+    hook = sweep.Finding("NVlabs/RADIO", "radio/vitdet.py", 80, "WG010", "ViTDetHook._to_windows", message)
+    recorded = {"repo": "NVlabs/RADIO", "path": "radio/vitdet.py", "line": 107, "name": "ViTDetHook._cls_patch"}
+    assert sweep.names_the_miss(hook, recorded)
+    assert not sweep.names_the_miss(hook, {**recorded, "line": 93, "name": "ViTDetHook._input_resolution"})
+    assert not sweep.names_the_miss(hook, {**recorded, "path": "radio/other.py"})
+    other = sweep.Finding("NVlabs/RADIO", "radio/vitdet.py", 80, "WG003", "ViTDetHook._to_windows", message)
+    assert not sweep.names_the_miss(other, recorded)
