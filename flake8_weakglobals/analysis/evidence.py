@@ -357,6 +357,8 @@ class Evidence:
                 return project(base, (index.value,)) if isinstance(base, Tup) else element_of(base)
             if isinstance(base, Seq):
                 return element_of(base)
+            if isinstance(base, Obj) and base.iterates:  # ``blocks[:-1]`` is a Sequential too; ``blocks[i]`` a layer
+                return base if isinstance(index, ast.Slice) else element_of(base)
             return self._derived([base], expr)  # ``X[0]``, ``X[1:]``: a view of the tensor
         if isinstance(expr, ast.Tuple):
             if any(isinstance(element, ast.Starred) for element in expr.elts):

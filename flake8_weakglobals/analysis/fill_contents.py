@@ -80,6 +80,8 @@ def plain_data(expr: Optional[ast.expr], names: Names, container: str = "") -> b
         return expr.attr in _PLAIN_ATTRIBUTES
     if container and isinstance(expr, ast.Subscript) and _names(expr.value, container):
         return True  # ``X[k] += 1`` reads what the plain fills put there
+    if isinstance(expr, ast.Subscript):
+        return plain_data(expr.value, names)  # a part of a size is a size: ``x.shape[-2:]``
     if isinstance(expr, ast.Call):
         if isinstance(expr.func, ast.Attribute) and expr.func.attr in _PLAIN_METHODS:
             return True

@@ -12,8 +12,9 @@ A hook on a module the object builds itself, or on ``self``, is no pin: the modu
 together. A hook that stores nothing on ``self`` keeps the object but not what it sees, and is left alone.
 
 A module-level function does the same with state of its own: a local the hook closes over (``state["out"]
-= output``) or one a ``partial`` binds (``partial(record, debug_state, name)``), on a module its caller
-hands it (not in a program, whose model is its own). The module may be reached through a helper function
+= output``), one a ``partial`` binds (``partial(record, debug_state, name)``), or a hook object it builds
+from a class of the module (``tool = HookTool()``, then ``m.register_forward_hook(tool.hook_fun)``), on a
+module its caller hands it (not in a program, whose model is its own). The module may be reached through a helper function
 handed it (``get_layer(self.model, name)``) or through attributes (``model.blocks[0].attn``): only modules
 have these registrars.
 Found from one module's text: only classes and functions whose text names a hook registration are walked.
@@ -24,9 +25,11 @@ import ast
 from typing import Callable, Iterator, Optional
 
 from ..analysis.evidence import Evidence, Obj, argument_at, text
+from ..analysis.fill_contents import plain_data
 from ..analysis.framework_types import MODULE
 from ..analysis.survey import ClassInfo, Survey
 from ..syntax.mentions import Mentions
+from ..syntax.qualified_names import Names
 from ..syntax.scopes import FUNCTIONS, FunctionNode, function_parameters, own_returns, returned_function, walk
 from .findings import Evidence as Proof, Finding
 
@@ -46,9 +49,12 @@ or `__call__`, on any module.*
 - **Example**: `layer.register_forward_hook(self._hook)` in a wrapper whose `_hook` does
   `self.embedding = output` (or `self.features.append(output)`), with `layer` taken from the model passed
   to `__init__` (directly, or through the object's own methods: `layer = self._find_layer()`, a child of
-  `self.net`), and the handle dropped or bound to a local nothing reads; a function `attach(model)` whose nested hook does `state["out"] = output` into a dict of
-  its own; a `forward` that does `self.norm.register_forward_hook(hook_fn)` with a nested `hook_fn` that
-  keeps the norm's input in a list of the call's own.
+  `self.net`, layers taken through `enumerate(self.blocks[:-1])`), and the handle dropped or bound to a
+  local nothing reads; a function `attach(model)` whose nested hook does `state["out"] = output` into a dict
+  of its own, or that builds a hook object per layer (`tool = HookTool()`) and registers its bound method
+  (`m.register_forward_hook(tool.hook_fun)`) or the object itself (through `__call__`), which stores
+  `self.fea = output.detach()`; a `forward` that does `self.norm.register_forward_hook(hook_fn)` with a
+  nested `hook_fn` that keeps the norm's input in a list of the call's own.
 - **Fix**: none automatic. Keep the handle (`self._handle = layer.register_forward_hook(...)`) and call
   `self._handle.remove()` when the object is done (a `close()`, `__exit__` or `__del__`), or register a hook
   that holds the object weakly (`weakref.WeakMethod`). In a `forward`, remove the hook before it returns, or
@@ -57,7 +63,8 @@ or `__call__`, on any module.*
 - **Known false positives**: a wrapper meant to live exactly as long as the model it instruments (it is then
   an intended pin). A hook on a module the object builds itself, or on the object itself, is not reported
   (they are collected together) unless it is registered on every call; nor is one registered under a test
-  (`if not self.hooked:`), or on a tensor (its hooks go with it).
+  (`if not self.hooked:`), or on a tensor (its hooks go with it); nor one that stores only sizes, counts or
+  what a callable handed in returns (`self.hw = input[0].shape[-2:]`, `out = hook_fn(m, i, o)`).
 """,
 }
 
@@ -125,7 +132,7 @@ def _judge(call: ast.Call, method: FunctionNode, info: ClassInfo, survey: Survey
     if held is None:
         return None
     function, receiver = held
-    stored = _first_store_on(function, receiver)
+    stored = _first_store_on(function, receiver, survey.names)
     if stored is None:
         return None  # keeps the object, but stashes nothing of what it sees
     module = call.func.value  # type: ignore[attr-defined]
@@ -150,10 +157,10 @@ def _judge_every_call(call: ast.Call, method: FunctionNode, info: ClassInfo, sur
     if hook is None:
         return None
     held = _hook_holding_self(hook, function_parameters(method)[0].arg, method, info, survey)
-    stored = _first_store_on(*held) if held is not None else None
+    stored = _first_store_on(*held, survey.names) if held is not None else None
     nested = _nested_named(method, hook.id) if isinstance(hook, ast.Name) else []
     if stored is None and len(nested) == 1:
-        stored = _first_store_in_state(nested[0], method, bound)
+        stored = _first_store_in_state(nested[0], method, bound, survey.names)
     module = call.func.value  # type: ignore[attr-defined]
     if stored is None or not _a_module(module, evidence_of):
         return None
@@ -195,10 +202,14 @@ def _judge_closure(call: ast.Call, function: FunctionNode, survey: Survey, evide
     ``partial`` binds (``partial(save, debug_state, name)``). The caller's model keeps the hook, the hook
     keeps that state, and with the handle dropped nothing takes them off."""
     _, hook, bound = _hook_of(call, survey)
-    target = _function_named(hook, function, survey) if isinstance(hook, ast.Name) else None
-    if target is None or isinstance(target, ast.Lambda):
-        return None
-    stored = _first_store_in_state(target, function, bound)
+    made = _hook_object(hook, function, survey)
+    if made is not None:  # ``tool = HookTool()``, then ``m.register_forward_hook(tool.hook_fun)``
+        target, stored, name = made[0], _first_store_on(made[0], function_parameters(made[0])[0].arg, survey.names), made[1]
+    else:
+        found = _function_named(hook, function, survey) if isinstance(hook, ast.Name) else None
+        if found is None or isinstance(found, ast.Lambda):
+            return None
+        target, stored, name = found, _first_store_in_state(found, function, bound, survey.names), found.name
     if stored is None:
         return None
     module = call.func.value  # type: ignore[attr-defined]
@@ -206,10 +217,26 @@ def _judge_closure(call: ast.Call, function: FunctionNode, survey: Survey, evide
     if handed is None or not _a_module(module, evidence_of) or _built_by_every_caller(function, handed[2], survey, evidence_of):
         return None
     return _finding(
-        call, call.args[0] if call.args else hook, target.name, "function", Proof(handed[1], handed[0]),
-        _kept_by_the_caller(call, handed, f"the hook `{target.name}` and what it stores (`{text(stored)}`, line {stored.lineno})"),
+        call, call.args[0] if call.args else hook, name, "function", Proof(handed[1], handed[0]),
+        _kept_by_the_caller(call, handed, f"the hook `{name}` and what it stores (`{text(stored)}`, line {stored.lineno})"),
         "keep the handle and remove the hook when the work is done",
     )
+
+
+def _hook_object(hook: Optional[ast.expr], function: FunctionNode, survey: Survey) -> Optional[tuple[FunctionNode, str]]:
+    """The method a hook runs when it is an object the function builds from a class of this module, and
+    that method's name: ``tool.hook_fun`` or ``saver`` (its ``__call__``), with every binding of the local
+    a call of that class (``tool = HookTool()``). The object is then state of the hook's own, on which the
+    method stores what it sees."""
+    local, method = (hook.value, hook.attr) if isinstance(hook, ast.Attribute) else (hook, "__call__")
+    if not isinstance(local, ast.Name):
+        return None
+    bindings = [node.value for node in walk(function) if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == local.id for t in node.targets)]
+    classes = {value.func.id for value in bindings if isinstance(value, ast.Call) and isinstance(value.func, ast.Name)}
+    if not bindings or len(bindings) != sum(isinstance(v, ast.Call) for v in bindings) or len(classes) != 1 or (cls := classes.pop()) not in survey.classes:
+        return None
+    found = _instance_method(survey.classes[cls], method, survey)
+    return (found, f"{cls}.{method}") if found is not None else None
 
 
 def _kept_by_the_caller(call: ast.Call, handed: tuple[str, int, str], kept: str) -> str:
@@ -269,7 +296,7 @@ def _nested_named(function: FunctionNode, name: str) -> list[FunctionNode]:
     return [inner for inner in walk(function) if isinstance(inner, FUNCTIONS) and inner is not function and inner.name == name]
 
 
-def _first_store_in_state(hook: FunctionNode, function: FunctionNode, bound: list[ast.expr]) -> Optional[ast.expr]:
+def _first_store_in_state(hook: FunctionNode, function: FunctionNode, bound: list[ast.expr], names: Names) -> Optional[ast.expr]:
     """The first ``state[k] = v`` (or ``state.append(v)``) in the hook where ``v`` is computed from what the
     module hands it, and ``state`` is a local of ``function`` the hook closes over, or a parameter a
     ``partial`` binds to one of ``function``'s names (``bound``): state that lives with the hook."""
@@ -282,7 +309,7 @@ def _first_store_in_state(hook: FunctionNode, function: FunctionNode, bound: lis
         owned = _assigned(function) - _assigned(hook) - set(parameters)
     else:
         return None  # a module-level hook's state is the module's: WG008 and WG002 judge its containers
-    seen |= _computed_from(hook, seen)
+    seen |= _computed_from(hook, seen, names)
     for node in walk(hook):
         container, value = _stored_into(node)
         if container is None or not isinstance(container.value if isinstance(container, ast.Subscript) else container, ast.Name):
@@ -293,13 +320,23 @@ def _first_store_in_state(hook: FunctionNode, function: FunctionNode, bound: lis
     return None
 
 
-def _computed_from(hook: FunctionNode, seen: set[str]) -> set[str]:
-    """The hook's locals computed from what it is handed (``x = args[0].detach()``), in statement order."""
+def _computed_from(hook: FunctionNode | ast.Lambda, seen: set[str], names: Names) -> set[str]:
+    """The hook's locals computed from what it is handed (``x = args[0].detach()``), in statement order; a
+    size or a count (``n = args[0].shape[0]``) keeps nothing of it, and what a callable handed in returns
+    (``out = hook_fn(module, input, output)``, ``hook_fn`` neither imported nor the module's own) nothing
+    shows: timm's statistics hooks return floats."""
     found: set[str] = set()
     for node in walk(hook):
-        if isinstance(node, ast.Assign) and any(type(part) is ast.Name and part.id in seen | found for part in walk(node.value)):  # type: ignore[attr-defined]
+        if not isinstance(node, ast.Assign) or plain_data(node.value, names) or _handed_callable(node.value, names):
+            continue
+        if any(type(part) is ast.Name and part.id in seen | found for part in walk(node.value)):  # type: ignore[attr-defined]
             found.update(target.id for target in node.targets if isinstance(target, ast.Name))
     return found
+
+
+def _handed_callable(value: ast.expr, names: Names) -> bool:
+    """``hook_fn(...)``: a call of a bare name that is neither imported, a builtin, nor defined in the module."""
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and names.qualify(value.func) is None and not names.defines(value.func.id)
 
 
 def _assigned(function: FunctionNode) -> set[str]:
@@ -354,15 +391,17 @@ def _instance_method(info: ClassInfo, name: str, survey: Survey) -> Optional[Fun
     return None
 
 
-def _first_store_on(function: FunctionNode | ast.Lambda, receiver: str) -> Optional[ast.expr]:
+def _first_store_on(function: FunctionNode | ast.Lambda, receiver: str, names: Names) -> Optional[ast.expr]:
     """The first ``receiver.X = v``, ``receiver.X[k] = v`` or ``receiver.X.append(v)`` in the hook where
-    ``v`` is computed from what the hook is handed after the module (its input, output or gradients): what
-    it stashes of what it sees. A counter or a timestamp (``self.calls += 1``, ``self._start =
-    time.time()``) keeps nothing of the model's."""
+    ``v`` is computed from what the hook is handed after the module (its input, output or gradients),
+    directly or through its locals (``patches = input[0]``): what it stashes of what it sees. A counter, a
+    timestamp or a size (``self.calls += 1``, ``self._start = time.time()``, ``self.hw = x.shape[-2:]``)
+    keeps nothing of the model's."""
     parameters = [p.arg for p in function_parameters(function)]  # type: ignore[arg-type]
     if parameters and parameters[0] == receiver:
         parameters = parameters[1:]  # a bound method: ``self``, then what the module hands it
     seen = set(parameters[1:])  # after the module itself
+    seen |= _computed_from(function, seen, names)
     for node in walk(function):
         if isinstance(node, ast.Call) and (stored := _stored_into(node))[0] is not None:
             targets, value = [stored[0]], stored[1]
@@ -370,7 +409,7 @@ def _first_store_on(function: FunctionNode | ast.Lambda, receiver: str) -> Optio
             targets, value = (node.targets if isinstance(node, ast.Assign) else [node.target]), node.value
         else:
             continue
-        if not any(isinstance(part, ast.Name) and part.id in seen for part in walk(value)):  # type: ignore[arg-type]
+        if plain_data(value, names) or not any(isinstance(part, ast.Name) and part.id in seen for part in walk(value)):  # type: ignore[arg-type]
             continue
         for target in targets:
             root = target.value if isinstance(target, ast.Subscript) else target
@@ -398,7 +437,7 @@ def _handed_in(expr: ast.expr, method: FunctionNode, info: Optional[ClassInfo], 
             return next((found for value in returned if (found := _handed_in(value, own, info, survey, depth + 1)) is not None), None)
         if isinstance(expr.func, ast.Attribute):  # ``model.named_modules()``, ``model.get_submodule(name)``
             return _handed_in(expr.func.value, method, info, survey, depth + 1)
-        if survey.names.qualify(expr.func) in ("builtins.list", "builtins.dict", "builtins.tuple", "builtins.iter") and expr.args:
+        if survey.names.qualify(expr.func) in _PASSED_THROUGH and expr.args:
             return _handed_in(expr.args[0], method, info, survey, depth + 1)
         if isinstance(expr.func, ast.Name) and expr.args and _a_function(expr.func, survey):
             return _handed_in(expr.args[0], method, info, survey, depth + 1)  # ``get_layer(self.model, name)``
@@ -428,6 +467,10 @@ def _handed_in(expr: ast.expr, method: FunctionNode, info: Optional[ClassInfo], 
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == expr.id for t in node.targets):
             return _handed_in(node.value, method, info, survey, depth + 1)
     return None
+
+
+#: Builtins whose result yields the elements of their first argument (``enumerate(blocks[:-1])``).
+_PASSED_THROUGH = frozenset(f"builtins.{name}" for name in ("list", "dict", "tuple", "iter", "enumerate", "reversed", "sorted"))
 
 
 def _own_method_called(call: ast.Call, method: FunctionNode, info: Optional[ClassInfo], survey: Survey) -> Optional[FunctionNode]:
