@@ -12,7 +12,7 @@ import ast
 from dataclasses import replace
 from typing import Iterator, Optional
 
-from ..analysis.evidence import Evidence, Obj, Value, element_of, project, text
+from ..analysis.evidence import Evidence, Obj, Value, argument_at, element_of, project, text
 from ..analysis.fill_contents import Held, object_in_tuple, plain_data
 from ..analysis.framework_types import TENSOR, compares_by_value
 from ..analysis.long_lived_places import Slot
@@ -21,7 +21,7 @@ from ..analysis.release_routes import scope_of
 from ..analysis.survey import KeptArgument, Survey
 from ..analysis.uses import id_argument, statement_text
 from ..syntax.container_expressions import ContainerType, Member, classify, holds_nothing, initial_members, root_name
-from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes, every_statement, function_parameters, walk
+from ..syntax.scopes import FUNCTIONS, FunctionNode, Scopes, every_statement, function_parameters, own_returns, walk
 from . import codes
 from .container_fix import FixSafety, annotation_edits, constructor_edit, runtime_class
 from .findings import Edit, EditKind, Evidence as Proof, Finding, Span
@@ -397,7 +397,9 @@ class ContainerJudge:
             # Where the module fills it, the fills say what it holds: most ``dict[K, Tensor]`` maps are caches of
             # tensors they compute themselves, whatever the annotation calls them.
             # So does a class's map that instances fill through ``self`` with what the fills do not show.
-            unshown = any(h.fill.through_instance and h.stored_object is None for h in held)
+            # And a map that stores what its caller hands the filling function, which no fill types (a
+            # parameter, or what a factory handed in builds: ``create_fn(config)``): the annotation names it.
+            unshown = any(h.stored_object is None and (h.fill.through_instance or self._handed_over(h.fill)) for h in held)
             if ((not held and not shows_its_use) or unshown) and not self._rebound_by_every_instance(uses.slot) and not self._used_nowhere(uses.slot):
                 values += self._annotated_values(uses.definitions)
             if values:
@@ -599,6 +601,48 @@ class ContainerJudge:
             return False
         owner = self.survey.classes.get(slot.owner)
         return slot.name.startswith("_") or (owner is not None and self.evidence.is_record(owner))
+
+    def _handed_over(self, fill: Fill) -> bool:
+        """Whether a map's fill stores what the filling function takes from its caller: a parameter, what a
+        factory handed in builds (``create_fn(config)``), or a local any binding of which is one (``module =
+        create_fn(config)`` on one branch, ``module = CACHE.get(key)`` on another). Not what the module's
+        own code builds through it: a class handed to a class decorator (``cls: Type[Config]``, ``return
+        cls``), or a builder every call in the module hands as a lambda (``_cached(key, lambda:
+        torch.arange(n))``)."""
+        function = fill.function
+        if not isinstance(function, FUNCTIONS) or fill.member.value is None:
+            return False
+        parameters = function_parameters(function)
+        position = {parameter.arg: index for index, parameter in enumerate(parameters)}
+        bindings: dict[str, list[ast.expr]] = {}
+        for node in walk(function):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        bindings.setdefault(target.id, []).append(node.value)
+
+        def own_builder(name: str) -> bool:
+            annotation = parameters[position[name]].annotation
+            named = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+            if named is not None and self.survey.names.qualify(named) in ("typing.Type", "builtins.type"):
+                return True
+            if any(isinstance(statement.value, ast.Name) and statement.value.id == name for statement in own_returns(function)):
+                return True
+            calls = self.evidence.calls_of(function.name)
+            return bool(calls) and all(isinstance(argument_at(call, name, position[name]), ast.Lambda) for call in calls)
+
+        def handed(value: ast.expr, seen: frozenset[str]) -> bool:
+            if isinstance(value, ast.Call):
+                value = value.func
+                if not isinstance(value, ast.Name) or value.id not in position or own_builder(value.id):
+                    return False
+            if not isinstance(value, ast.Name) or value.id in seen:
+                return False
+            if value.id in position:
+                return True
+            return any(handed(bound, seen | {value.id}) for bound in bindings.get(value.id, ()))
+
+        return handed(fill.member.value, frozenset())
 
     def _annotated(self, definitions: list[Definition]) -> list[tuple[int, Obj]]:
         """Keys or elements named by the container's own annotation: ``Dict[nn.Module, str]``."""
