@@ -149,8 +149,10 @@ nn.BCELoss()`).*
   per-device copies of the module's own constant (`_CACHE[device] = _VALUES.to(device)`); a memo of records
   that hold tensors (xformers' `fmha.BlockDiagonalMask.from_seqlens(seqlens)`, DINOv2's `attn_bias_cache`);
   a model library code loads at import and then moves (`model = CLIPModel.from_pretrained(...)`, then
-  `model = model.to(device)`: the same model, not a second binding); a memo dict handed to a helper of
-  another project module that stores there what it builds (flashinfer's
+  `model = model.to(device)`: the same model, not a second binding); a constant a factory builds from
+  names the module binds on several branches (`COLORS = torch.from_numpy(table).to(device) / 255`, with
+  `device` chosen under `if`/`elif`/`else`: a new tensor whichever binding it got); a memo dict handed to
+  a helper of another project module that stores there what it builds (flashinfer's
   `get_w2_permute_indices_with_cache(_TRTLLM_FP8_PERMUTE_CACHE, w, 128)`), or to one of the module's own
   that stores what a builder its caller hands it returns (`_cached(_CACHE, key, lambda: torch.ones(n))`).
 - **Fix**: none automatic: a weak container would drop the objects at once, and a weak cache frees nothing

@@ -39,7 +39,7 @@ _TEST_FRAMEWORKS = frozenset({"pytest", "unittest"})
 #: What can build an object in the statement that binds it: a call, a display of calls, or an item or a view
 #: of what a call builds (``torch.eye(4)[:3, :]``). A name, a constant or a lambda builds nothing; a
 #: comprehension runs over the module's own objects.
-_BUILDING = (ast.Call, ast.Dict, ast.List, ast.Tuple, ast.Set, ast.Subscript)
+_BUILDING = (ast.Call, ast.Dict, ast.List, ast.Tuple, ast.Set, ast.Subscript, ast.BinOp)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 #: The standard library's top-level modules (Python 3.10+; before, every call is asked about, which costs
 #: time and changes no finding).
@@ -68,8 +68,8 @@ def judge_kept_from_import(module: ast.Module, survey: Survey, evidence_of: Call
             continue  # a function may let it go or swap it: WG012 and WG007 judge what functions put there
         if not _may_build(statement.value, survey):
             continue  # ``logger = logging.getLogger(__name__)``: asked of nothing but the standard library
-        running = _running_state(module) if running is None else running
-        if any(name in running for name in qualified) or any(isinstance(node, ast.Name) and node.id in running for node in walk(statement.value)):
+        running = _running_state(module, survey) if running is None else running
+        if any(name in running for name in qualified) or any(node.id in running for node in _made_from(statement.value, survey)):
             continue  # the module's running state: ``x = f(x)``, or made from it
         parts = [key for key in statement.value.keys if key is not None] if isinstance(statement.value, ast.Dict) else []
         built = _built_here(evidence_of().of(statement.value)) or next(
@@ -121,11 +121,12 @@ def _may_build(value: ast.expr, survey: Survey) -> bool:
     return False
 
 
-def _running_state(module: ast.Module) -> set[str]:
+def _running_state(module: ast.Module, survey: Survey) -> set[str]:
     """The module-level names bound more than once as the module runs (``x = f(x)``, a loop's variable), and
     those computed from them, in the order they are bound: the module's running state, not objects it keeps
     as they were built. Asking what each is would follow every binding of every name it is made from (a
-    pattern table that rebinds its names eight times each asks 8^n questions)."""
+    pattern table that rebinds its names eight times each asks 8^n questions). What a framework factory
+    builds from them is new (``_made_from``)."""
     bound = Counter(
         node.id for statement in module_level(module.body) if not _converts_itself(statement) for target in _targets(statement)
         for node in walk(target) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
@@ -133,9 +134,29 @@ def _running_state(module: ast.Module) -> set[str]:
     running = {name for name, times in bound.items() if times > 1}
     for statement in module_level(module.body):
         if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None and not _converts_itself(statement):
-            if any(isinstance(node, ast.Name) and node.id in running for node in walk(statement.value)):
+            if any(node.id in running for node in _made_from(statement.value, survey)):
                 running.update(node.id for target in _targets(statement) for node in walk(target) if isinstance(node, ast.Name))
     return running
+
+
+def _made_from(value: ast.expr, survey: Survey) -> Iterator[ast.Name]:
+    """The names a value's object is made from: not what a framework factory or class is handed, nor a
+    method's arguments. ``torch.from_numpy(colors).to(device) / 255`` is a new tensor whichever of its
+    bindings ``colors`` and ``device`` (chosen on ``if``/``else`` branches) hold; ``torch.cat([a, b])``,
+    ``np.frombuffer(x)`` and ``f(x)`` are made from their arguments."""
+    pending: list[ast.AST] = [value]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Call):
+            qualified = survey.names.qualify(node.func)
+            if qualified is not None and survey.imported.vocabulary.kind_of_call(qualified) is not None:
+                continue
+            if qualified is None and isinstance(node.func, ast.Attribute):
+                pending.append(node.func.value)  # ``x.to(device)``: the receiver's object, converted
+                continue
+        elif isinstance(node, ast.Name):
+            yield node
+        pending.extend(ast.iter_child_nodes(node))
 
 
 def _converts_itself(statement: ast.stmt) -> bool:
