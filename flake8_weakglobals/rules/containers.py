@@ -400,8 +400,10 @@ class ContainerJudge:
             # tensors they compute themselves, whatever the annotation calls them.
             # So does a class's map that instances fill through ``self`` with what the fills do not show.
             # And a map that stores what its caller hands the filling function, which no fill types (a
-            # parameter, or what a factory handed in builds: ``create_fn(config)``): the annotation names it.
-            unshown = any(h.stored_object is None and (h.fill.through_instance or self._handed_over(h.fill)) for h in held)
+            # parameter, or what a factory handed in builds: ``create_fn(config)``): the annotation names it,
+            # unless the module lets go of what it holds (a ``with cached():`` block that rebinds it on exit).
+            lets_go = any(line not in uses.bounding_clears for line in uses.removals) or not all(d.top_level for d in uses.definitions)
+            unshown = any(h.stored_object is None and (h.fill.through_instance or (not lets_go and self._handed_over(h.fill))) for h in held)
             if ((not held and not shows_its_use) or unshown) and not self._rebound_by_every_instance(uses.slot) and not self._used_nowhere(uses.slot):
                 values += self._annotated_values(uses.definitions)
             if values:
