@@ -10,14 +10,14 @@ _SHOWN = {}
 
 def shown(weight: torch.Tensor) -> bool:
     key = id(weight)
-    _SHOWN[key] = weight.shape[0]
+    _SHOWN[key] = [weight.shape[0], weight.dtype]
     return key == id(weight)
 
 
 def main() -> None:
     torch.manual_seed(0)
     model = nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 2))
-    print([shown(m.weight) for m in model], sorted(_SHOWN.values()))
+    print([shown(m.weight) for m in model], sorted(v[0] for v in _SHOWN.values()))
 
 
 if __name__ == "__main__":
