@@ -1,5 +1,6 @@
 """Derive ``torch_tensor_valued.json`` from torch's own type stubs: the torch functions and ``Tensor`` methods
-that return a tensor whatever they are given.
+that return a tensor whatever they are given, and the functions that return a tuple of tensors they compute
+(``torch.svd``).
 
     python -m flake8_weakglobals.analysis.derive_torch_signatures > flake8_weakglobals/analysis/torch_tensor_valued.json
 
@@ -32,6 +33,16 @@ def tensor_valued(definitions: list[ast.stmt]) -> list[str]:
     return sorted(name for name, results in returns.items() if results <= _TENSOR_RESULTS)
 
 
+def returning_results(definitions: list[ast.stmt]) -> list[str]:
+    """The public names among ``definitions`` whose every overload returns one of torch's result tuples
+    (``torch.return_types.svd``: ``U, S, V``), each item a tensor the call computes."""
+    returns: dict[str, set[str]] = {}
+    for node in definitions:
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
+            returns.setdefault(node.name, set()).add(ast.unparse(node.returns) if node.returns else "")
+    return sorted(name for name, results in returns.items() if all(result.startswith("torch.return_types.") for result in results))
+
+
 def derive(torch_dir: Path) -> dict[str, object]:
     functions = ast.parse((torch_dir / "_C" / "_VariableFunctions.pyi").read_text(encoding="utf-8")).body
     stub = ast.parse((torch_dir / "_C" / "__init__.pyi").read_text(encoding="utf-8")).body
@@ -40,6 +51,7 @@ def derive(torch_dir: Path) -> dict[str, object]:
         "derived_from": f"torch=={version('torch')}",
         "functions": tensor_valued(functions),
         "methods": tensor_valued(tensor.body),
+        "results": returning_results(functions),
     }
 
 

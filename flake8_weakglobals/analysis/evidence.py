@@ -16,7 +16,7 @@ from ..syntax.mentions import Mentions
 from ..syntax.qualified_names import CASTS, Names, is_record
 from ..syntax.scopes import FUNCTIONS, Binding, FunctionNode, Scopes, function_parameters, own_returns, reaching_value, returned_function, walk
 from ..syntax.type_guards import conjuncts, guarded_attributes, guarded_types
-from .framework_types import BOUND_METHOD, EXCEPTION, ITERATION_METHODS, MODULE, MODULE_METHODS, PARAMETER, TENSOR, Vocabulary, describe, tensor_valued
+from .framework_types import BOUND_METHOD, EXCEPTION, ITERATION_METHODS, MODULE, MODULE_METHODS, PARAMETER, TENSOR, Vocabulary, describe, tensor_results, tensor_valued
 from .survey import ClassInfo, SlotStore, Survey, is_cls
 
 
@@ -204,6 +204,10 @@ def _in_place(method: str) -> bool:
     underscore and return the tensor they change."""
     return method.endswith("_") and not method.endswith("__") and method[:1] != "_"
 _TENSOR_FUNCTIONS = _STUB_TENSOR_FUNCTIONS | {"torch.einsum", "torch.where"}
+#: torch functions that return a tuple of tensors they compute (``U, S, V = torch.svd(a)``), from the stubs
+_TENSOR_RESULTS = tensor_results()
+#: einops' functions return a tensor of what they are handed, rearranged (a view where they can be) or reduced
+_EINOPS_FUNCTIONS = frozenset(f"einops.{name}" for name in ("rearrange", "repeat", "reduce"))
 _TYPING_SEQUENCES = {
     "List", "Sequence", "MutableSequence", "Iterable", "Iterator", "Collection", "Set", "FrozenSet",
     "AbstractSet", "MutableSet", "Deque", "Generator", "list", "set", "frozenset", "deque",
@@ -650,12 +654,13 @@ class Evidence:
 
     def _filled_record(self, function: FunctionNode, name: str) -> Value:
         """``state = dict()``, then ``state["model"] = model``: a record a function fills key by key holds
-        what it puts under its string keys, as the literal ``{"model": model}`` would. The function's items
-        are found in one walk, kept for each of its records."""
+        what it puts under its keys, as the literal ``{"model": model}`` would, and so does a map it fills
+        under computed keys (``basis[f"({i},{j})"] = torch.stack(ks)``), as a comprehension would. The
+        function's items are found in one walk, kept for each of its records."""
         if function not in self._string_items:
             found: dict[str, list[ast.expr]] = {}
             for node in walk(function):
-                if isinstance(node, ast.Assign) and len(node.targets) == 1 and (record := _string_item_of(node.targets[0])):
+                if isinstance(node, ast.Assign) and len(node.targets) == 1 and (record := _item_of(node.targets[0])):
                     found.setdefault(record, []).append(node.value)
             self._string_items[function] = found
         items = tuple(self.of(value) for value in self._string_items[function].get(name, ()))
@@ -739,11 +744,13 @@ class Evidence:
             original = self.of(arguments[0])
             if isinstance(original, Obj):
                 return Obj(original.kind, f"a copy made by `{text(call)}`", call.lineno, owned=True, holds=original.holds)
+        if qualified in _EINOPS_FUNCTIONS and arguments:  # ``rearrange(q, "(o m) -> o m", m=n)``
+            return self._derived([self.of(arguments[0])], call, True)
         kind = self.vocabulary.kind_of_call(qualified)
         if kind is not None:
             return Obj(kind, f"built by `{text(function)}(...)`", call.lineno, owned=True, iterates=_FRAMEWORK_SEQUENCES.get(qualified, ""))
         if qualified.startswith("torch."):  # ``torch.softmax(X)``
-            pieces, copies = qualified[len("torch."):] in _TENSOR_SEQUENCE_FUNCTIONS, qualified in _COPYING_FUNCTIONS
+            pieces, copies = qualified[len("torch."):] in _TENSOR_SEQUENCE_FUNCTIONS or qualified in _TENSOR_RESULTS, qualified in _COPYING_FUNCTIONS
             tensor_valued = pieces or copies or qualified in _TENSOR_FUNCTIONS or qualified.startswith("torch.nn.functional.")
             operands = [self.of(argument) for argument in arguments]
             derived = self._derived(operands, call, tensor_valued)
@@ -751,6 +758,8 @@ class Evidence:
                 return replace(derived, from_foreign=False)  # a copy: its operands may go
             if derived is not None:
                 return Seq(derived) if pieces else derived
+            if qualified in _TENSOR_RESULTS:  # ``_u, s, v = torch.svd(a)``: new tensors, whatever ``a`` is
+                return Seq(Obj(TENSOR, f"computed by `{text(call)}`", call.lineno, owned=True))
             if tensor_valued and not pieces and operands and all(operand is None for operand in operands):
                 # ``torch.dot(weights, scores)`` of locals nothing here types: torch returns a new tensor
                 # whatever it is handed, and it is the caller's own
@@ -1257,11 +1266,11 @@ def argument_at(call: ast.Call, name: str, position: int) -> Optional[ast.expr]:
     return next((keyword.value for keyword in call.keywords if keyword.arg == name), None)
 
 
-def _string_item_of(target: ast.expr) -> Optional[str]:
-    """``state`` for ``state["model"]``: the name whose item a string key stores."""
-    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-        if isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str):
-            return target.value.id
+def _item_of(target: ast.expr) -> Optional[str]:
+    """``state`` for ``state["model"]`` or ``basis[key]``: the name whose item the assignment stores (not a
+    slice of it)."""
+    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and not isinstance(target.slice, ast.Slice):
+        return target.value.id
     return None
 
 

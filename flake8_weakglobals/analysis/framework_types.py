@@ -185,6 +185,15 @@ def tensor_valued() -> tuple[frozenset[str], frozenset[str]]:
         return frozenset(), frozenset()
 
 
+def tensor_results() -> frozenset[str]:
+    """The torch functions (qualified, ``torch.svd``) that return a tuple of tensors they compute (one of
+    torch's ``return_types``), from the same table; empty if it cannot be read."""
+    try:
+        return frozenset(f"torch.{name}" for name in json.loads(TENSOR_VALUED_TABLE.read_text(encoding="utf-8"))["results"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return frozenset()
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     """The framework types: torch's, the ecosystem's well-known classes (Lightning, transformers, diffusers,
