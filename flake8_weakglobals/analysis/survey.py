@@ -277,6 +277,9 @@ def _visit(
                 _filled(pending, method.value)
             elif in_function and call.args:
                 pending.calls.append((call, function))  # type: ignore[arg-type]
+                spelled = _attribute_set(call, survey)
+                if spelled is not None:
+                    _slot_store(survey, pending, spelled, call.args[2], owner, function, declared_global or set())  # type: ignore[arg-type]
         elif kind is ast.Import or kind is ast.ImportFrom:
             survey.names.add_import(statement, module_level=at_module)  # type: ignore[arg-type]
             if kind is ast.ImportFrom and at_module and any(a.name == "*" for a in statement.names):  # type: ignore[attr-defined]
@@ -433,6 +436,17 @@ def _slot_store(
             survey.slot_stores.append(SlotStore(f"{owner.name}.{target.attr}", target, value, function))
         elif not _is_self_attribute(target, function, owner, survey) and (not isinstance(value, PLAIN_VALUES) or SlotStore.is_none(value)):
             pending.named_attribute_stores.append((target, value, function))  # ``None`` is kept: it sets a slot back
+
+
+def _attribute_set(call: ast.Call, survey: Survey) -> Optional[ast.Attribute]:
+    """``setattr(Owner, "output", value)`` with the name spelled out, as the store ``Owner.output = value``
+    it is (the attribute node stands where the call does)."""
+    if type(call.func) is not ast.Name or call.func.id != "setattr" or len(call.args) != 3 or call.keywords:  # type: ignore[attr-defined]
+        return None
+    owner, name = call.args[0], call.args[1]
+    if type(owner) is not ast.Name or type(name) is not ast.Constant or not isinstance(name.value, str) or survey.names.qualify(call.func) != "builtins.setattr":  # type: ignore[attr-defined]
+        return None
+    return ast.copy_location(ast.Attribute(value=owner, attr=name.value, ctx=ast.Store()), call)  # type: ignore[attr-defined]
 
 
 #: Values no framework object can be: the rules skip stores of them before building any evidence

@@ -48,7 +48,8 @@ to a module (or an object holding one), or to a tensor its caller handed it, and
   memory (often on the GPU) after the work that needed it, outside any cache that could evict it; a slot that
   keeps the last batch or model it was handed keeps it until the next call.
 - **Example**: `model = None` with `def upscale(x): global model; if model is None: model = Upscaler()`;
-  `_amp_state.handle = handle` in a function, where `_amp_state = AmpState()` is a module-level instance.
+  `_amp_state.handle = handle` in a function, where `_amp_state = AmpState()` is a module-level instance;
+  `setattr(Owner, "output", value)` with the name spelled out is the store `Owner.output = value`.
 - **Fix**: none automatic. Give the slot an unload that sets it back to `None` or to an empty container (and
   call it when the work is done), or keep the model in the object that uses it. If the process is meant to
   keep it (a server's one model), say so with `# noqa: WG012` on the line reported.
