@@ -22,7 +22,7 @@ from flake8_weakglobals.analysis.call_routes import handing_decorator, strings_n
 from flake8_weakglobals.analysis.walks_that_see_a_change import walk_that_sees_a_change
 from flake8_weakglobals.analysis.compiled_regions import compiled_functions, enclosing_function, spells_a_compiler, untraceable
 from flake8_weakglobals.analysis.evidence import argument_at
-from flake8_weakglobals.analysis.framework_types import Vocabulary
+from flake8_weakglobals.analysis.framework_types import TENSOR, Vocabulary
 from flake8_weakglobals.analysis.letting_go import sees_what_goes as sees_what_goes_there
 from flake8_weakglobals.analysis.owners import Owners, Premise, owners_in
 from flake8_weakglobals.analysis.passed_to_calls import READING_CALLS
@@ -403,7 +403,7 @@ def _premise_broken(
                 argument = argument_at(call, premise.parameter, premise.position)
                 if argument is None:
                     continue
-                owner = owners[tree].of_member(Member(argument, "item"), call.lineno, parts=True)  # type: ignore[index]
+                owner = owners[tree].of_member(Member(argument, "item"), call.lineno, parts=True, buffers=_holds_buffers(finding))  # type: ignore[index]
                 if not owner.shown:
                     return f"`{shown_path(other)}` line {call.lineno} passes `{ast.unparse(argument)[:50]}` to `{premise.callee}`, which keeps it: {owner.why}", shown
                 releases = [r for r in owner.releases if r.line != call.lineno]  # the call that fills is no release
@@ -416,6 +416,12 @@ def _premise_broken(
                 shown.append(f"owner, {shown_path(other)}:{call.lineno}: `{ast.unparse(argument)[:50]}` passed to `{premise.callee}` is {owner.why}")
                 pending.extend((other_context.name, further) for further in owner.premises)  # type: ignore[union-attr]
     return None, shown
+
+
+def _holds_buffers(finding: Finding) -> bool:
+    """Whether what a finding's container holds may be a module's buffers: tensors that are no parameters
+    (a conversion of the module replaces its buffers, and converts its parameters in place)."""
+    return not finding.holds or TENSOR in finding.holds
 
 
 @functools.lru_cache(maxsize=64)

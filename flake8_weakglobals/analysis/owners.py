@@ -118,14 +118,17 @@ class Owners:
         self._path: list[Optional[str]] = []  # while the owner of a part is shown: its attribute, or None for one unnamed
         self._released: dict[tuple[ast.AST, str, bool], list[Release]] = {}
         self._container = ""  # the module global being filled: what is taken from it was owned when put there
+        self._buffers = False  # whether what is held may be a module's buffers, which its conversions replace
         self._globals: Optional[frozenset[str]] = None
 
-    def of_member(self, member: Member, line: int, container: str = "", parts: bool = False) -> Owner:
+    def of_member(self, member: Member, line: int, container: str = "", parts: bool = False, buffers: bool = True) -> Owner:
         """The owner of what one fill stores weakly: the object, or each thing an iterable it is extended
         with yields (``X.extend(model.parameters())``, ``X.update(other)``: the other container's), with
         the premises the proof leaves to the codemod. With ``parts``, what is held may be any part of it
-        (an argument whose callee, in another module, keeps the modules of what it is given)."""
-        self._premises, self._releases, self._container = [], [], container
+        (an argument whose callee, in another module, keeps the modules of what it is given). Unless
+        ``buffers`` is false (it holds modules or parameters only), what is held may be a module's buffers,
+        which a conversion of the module replaces (``model.double()``)."""
+        self._premises, self._releases, self._container, self._buffers = [], [], container, buffers
         self._path = [None] if parts else []
         owner = self._of_member(member, line)
         return Owner(owner.shown, owner.why, tuple(dict.fromkeys(self._premises)), tuple(dict.fromkeys(self._releases)))
@@ -204,7 +207,7 @@ class Owners:
         if key not in self._released:
             self._released[key] = releases_of(self.scopes, *key)
         held = below + tuple(reversed(self._path))
-        self._releases.extend(release for release in self._released[key] if release.reaches(held))
+        self._releases.extend(release for release in self._released[key] if release.reaches(held) and (self._buffers or not release.buffers))
 
     def _of_call(self, call: ast.Call, line: int, steps: int) -> Owner:
         function = call.func

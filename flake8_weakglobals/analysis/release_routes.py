@@ -93,6 +93,9 @@ class Release:
     #: For a call that hands the owner to a function that lets go (``drop(model)``): that function's own
     #: release, by which what the function reads before it is read before the release
     inside: Optional[Release] = None
+    #: A module conversion (``model.double()``, ``model.to(torch.float64)``): torch puts new tensors in place
+    #: of the module's buffers (its parameters it converts in place), so it lets go only of held tensors
+    buffers: bool = False
 
     def reaches(self, held: tuple[Optional[str], ...]) -> bool:
         """Whether letting go of this part lets go of the part ``held`` (a path of the same kind): it is that
@@ -125,16 +128,21 @@ def releases_of(scopes: Scopes, scope: ast.AST, name: str, parts: bool, _asked: 
                     found.append(_release(scopes, node, f"`{text(node)}`", part_path(target)))
         elif not parts:
             continue
-        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None and not _by_value(node.value):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in _flattened(targets):
+        elif _stored_targets(node):
+            for target in _flattened(_stored_targets(node)):
                 root = _root(target)
                 if (
                     root is not None and target is not root and root.id == name and same_binding(scopes, root, scope)
                     and not (isinstance(target, ast.Attribute) and target.attr in _IN_PLACE_ATTRIBUTES)
                     and not (keyed and isinstance(target, ast.Subscript) and target.value is root)
                 ):
-                    found.append(_release(scopes, node, f"`{text(node)[:60]}` puts another object in a part of `{name}`", part_path(target)))
+                    where = node if hasattr(node, "lineno") else target  # a comprehension's clause has no line
+                    found.append(_release(scopes, where, f"`{_store_text(node, target)}` puts another object in a part of `{name}`", part_path(target)))
+        elif isinstance(node, ast.Call) and _runs_unread_code(node):
+            found.append(_release(scopes, node, f"`{text(node)[:60]}` runs code the proof cannot read, where `{name}` is seen", (None,)))
+        elif isinstance(node, ast.Call) and (converted := _converted(node)) is not None and (root := _root(converted)) is not None and root.id == name and same_binding(scopes, root, scope):
+            how = f"`{text(node)[:60]}` converts `{text(converted)[:40]}`: torch puts new tensors in place of its buffers"
+            found.append(_release(scopes, node, how, (*part_path(converted), None), buffers=True))
         elif isinstance(node, ast.Call):
             released = _releasing_call(node) or (_appended_to(node) if bounded else None)
             root = _root(released) if released is not None else None
@@ -144,6 +152,44 @@ def releases_of(scopes: Scopes, scope: ast.AST, name: str, parts: bool, _asked: 
             else:
                 found.extend(_unseen_code(scopes, scope, name, node, _asked | {(scope, name)}))
     return found
+
+
+def _stored_targets(node: ast.AST) -> list[ast.expr]:
+    """What a statement stores an object into: an assignment's targets (not of a value held by equality),
+    a loop's or a comprehension's (``for model.head in heads:``), a ``with``'s (``with ctx as model.head:``)."""
+    if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        if node.value is None or _by_value(node.value):
+            return []
+        return node.targets if isinstance(node, ast.Assign) else [node.target]
+    if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+        return [node.target]
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        return [item.optional_vars for item in node.items if item.optional_vars is not None]
+    return []
+
+
+def _store_text(node: ast.AST, target: ast.expr) -> str:
+    """The store as a message quotes it, on one line: the assignment, or the header of the loop or the
+    ``with`` that stores into ``target``."""
+    if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+        return f"for {text(target)} in {text(node.iter)[:40]}"
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        return f"with ... as {text(target)}"
+    return text(node)[:60]
+
+
+#: ``nn.Module`` conversions: each puts a new tensor in place of every buffer it changes (``_apply``).
+_CONVERSIONS = frozenset({"to", "cuda", "cpu", "float", "double", "half", "bfloat16", "type", "xpu", "ipu", "mtia", "_apply"})
+
+
+def _converted(call: ast.Call) -> Optional[ast.expr]:
+    """What ``model.double()`` or ``model.to(torch.float64)`` converts: the receiver."""
+    return call.func.value if isinstance(call.func, ast.Attribute) and call.func.attr in _CONVERSIONS else None
+
+
+def _runs_unread_code(call: ast.Call) -> bool:
+    """``exec(...)`` or ``eval(...)``: code in a string, which may store into any name it sees."""
+    return isinstance(call.func, ast.Name) and call.func.id in ("exec", "eval") and bool(call.args)
 
 
 def _run_by_setters(scopes: Scopes, scope: ast.AST, name: str, asked: frozenset) -> list[Release]:
@@ -164,7 +210,7 @@ def _run_by_setters(scopes: Scopes, scope: ast.AST, name: str, asked: frozenset)
                     continue
                 for inner in releases_of(scopes, setter, receiver, True, asked):
                     how = f"`{text(node)[:60]}` runs the setter of `{target.attr}` (line {inner.line}: {inner.how})"
-                    found.append(_release(scopes, node, how, part_path(target.value) + inner.path))
+                    found.append(_release(scopes, node, how, part_path(target.value) + inner.path, inner.buffers))
     return found
 
 
@@ -178,7 +224,7 @@ def _released_through_aliases(scopes: Scopes, scope: ast.AST, name: str, asked: 
             root = _root(value)
             if alias != name and value is not root and root is not None and root.id == name and (scope, alias) not in asked:
                 for inner in releases_of(scopes, scope, alias, True, asked):
-                    found.append(Release(inner.line, f"{inner.how}, and `{alias}` is `{text(value)[:40]}`", inner.scope, inner.in_loop, part_path(value) + inner.path))
+                    found.append(dataclasses.replace(inner, how=f"{inner.how}, and `{alias}` is `{text(value)[:40]}`", path=part_path(value) + inner.path, inside=None))
     return found
 
 
@@ -229,7 +275,8 @@ def _unseen_code(scopes: Scopes, scope: ast.AST, name: str, call: ast.Call, aske
         if defined and not inner:
             return []
         how = f"line {inner[0].line}: {inner[0].how}" if inner else "code the proof cannot read"
-        return [_release(scopes, call, f"`{text(call)[:60]}` runs {how}, which may let go of a part of `{name}`", (*path, *(inner[0].path if inner else (None,))))]
+        buffers = bool(inner) and all(release.buffers for release in inner)
+        return [_release(scopes, call, f"`{text(call)[:60]}` runs {how}, which may let go of a part of `{name}`", (*path, *(inner[0].path if inner else (None,))), buffers)]
     callee = function.id if isinstance(function, ast.Name) else function.attr if isinstance(function, ast.Attribute) else ""
     if callee in _READING_CALLABLES or _module_function(scopes, function) is not None:
         return []  # a function of this module is read where it is handed the owner (``_handed_to_a_releasing_function``)
@@ -256,7 +303,7 @@ def _run_by(scopes: Scopes, scope: ast.AST, name: str, call: ast.Call, function:
     if not parameters or (defined, parameters[0]) in asked:
         return []
     return [
-        _release(scopes, call, f"`{text(call)[:60]}` runs code that lets go of a part of `{name}` (line {inner.line}: {inner.how})", path + inner.path)
+        _release(scopes, call, f"`{text(call)[:60]}` runs code that lets go of a part of `{name}` (line {inner.line}: {inner.how})", path + inner.path, inner.buffers)
         for inner in releases_of(scopes, defined, parameters[0], True, asked)
     ]
 
@@ -322,7 +369,7 @@ def _handed_to_a_releasing_function(scopes: Scopes, scope: ast.AST, name: str, a
                 continue
             for inner in releases_of(scopes, callee, parameter, True, asked):
                 how = f"`{text(call)[:60]}` lets go of a part of `{name}` (line {inner.line}: {inner.how})"
-                found.append(dataclasses.replace(_release(scopes, call, how, part_path(argument) + inner.path), inside=inner))
+                found.append(dataclasses.replace(_release(scopes, call, how, part_path(argument) + inner.path, inner.buffers), inside=inner))
     return found
 
 
@@ -367,7 +414,7 @@ def part_path(expr: ast.expr) -> tuple[Optional[str], ...]:
     return tuple(reversed(path))
 
 
-def _release(scopes: Scopes, node: ast.AST, how: str, path: tuple[Optional[str], ...] = ()) -> Release:
+def _release(scopes: Scopes, node: ast.AST, how: str, path: tuple[Optional[str], ...] = (), buffers: bool = False) -> Release:
     scope = scope_of(scopes, node)
     loop = None
     for ancestor in ancestors(scopes, node):
@@ -375,7 +422,7 @@ def _release(scopes: Scopes, node: ast.AST, how: str, path: tuple[Optional[str],
             break
         if isinstance(ancestor, (ast.For, ast.AsyncFor, ast.While)):
             loop = ancestor
-    return Release(node.lineno, how, scope, loop, path)  # type: ignore[attr-defined]
+    return Release(node.lineno, how, scope, loop, path, buffers=buffers)  # type: ignore[attr-defined]
 
 
 def _releasing_call(call: ast.Call) -> Optional[ast.expr]:

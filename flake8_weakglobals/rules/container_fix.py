@@ -211,7 +211,7 @@ class FixSafety:
         followed yet.)"""
         reads: Optional[list[tuple[Read, bool]]] = None  # with whether each reads by position
         for h in held:
-            owner = self.owners.of_member(h.fill.member, h.fill.line, container)
+            owner = self.owners.of_member(h.fill.member, h.fill.line, container, buffers=_may_be_buffers(h))
             if not owner.shown:
                 return f"no owner is shown for `{text(h.fill.member.expr)}` (line {h.fill.line}) but the container: {owner.why}"
             if not owner.releases or not container or listed is None:
@@ -378,6 +378,13 @@ class FixSafety:
                 if found is not None:
                     return f"`{info.name}.{method.name}` reads its instance whole with `{text(found)}` (line {found.lineno}), which may take it along"
         return None
+
+
+def _may_be_buffers(held: Held) -> bool:
+    """Whether a fill may hold a module's buffers: a tensor that is no parameter, or an object no evidence
+    types (a conversion of the module replaces buffers, and converts parameters in place)."""
+    found = held.object or held.in_tuple
+    return found is None or found.kind == TENSOR
 
 
 def _global_name(uses: SlotUses) -> str:
