@@ -284,7 +284,7 @@ class Evidence:
         self._made: dict[ast.AST, Value] = {}  # what a function of the module builds and returns
         self._by_use: dict[tuple[ast.AST, bool], dict[str, tuple[str, int]]] = {}  # ``_modules_by_use``
         self._tensors_by_use: dict[ast.AST, dict[str, tuple[str, int]]] = {}  # ``_tensor_by_use``
-        self._string_items: dict[ast.AST, dict[str, list[ast.expr]]] = {}  # ``_filled_record``
+        self._record_items: dict[ast.AST, dict[str, list[ast.expr]]] = {}  # ``_filled_record``
         self._aliasing: set[str] = set()  # the type aliases being read through
         self._mentions = mentions  # shared by the module's passes: each word is searched for once
 
@@ -657,13 +657,13 @@ class Evidence:
         what it puts under its keys, as the literal ``{"model": model}`` would, and so does a map it fills
         under computed keys (``basis[f"({i},{j})"] = torch.stack(ks)``), as a comprehension would. The
         function's items are found in one walk, kept for each of its records."""
-        if function not in self._string_items:
+        if function not in self._record_items:
             found: dict[str, list[ast.expr]] = {}
             for node in walk(function):
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and (record := _item_of(node.targets[0])):
                     found.setdefault(record, []).append(node.value)
-            self._string_items[function] = found
-        items = tuple(self.of(value) for value in self._string_items[function].get(name, ()))
+            self._record_items[function] = found
+        items = tuple(self.of(value) for value in self._record_items[function].get(name, ()))
         return Tup(items) if any(item is not None for item in items) else None
 
     def _caught(self, function: FunctionNode, handler: ast.ExceptHandler) -> Value:

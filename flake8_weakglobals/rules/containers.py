@@ -618,12 +618,7 @@ class ContainerJudge:
             return False
         parameters = function_parameters(function)
         position = {parameter.arg: index for index, parameter in enumerate(parameters)}
-        bindings: dict[str, list[ast.expr]] = {}
-        for node in walk(function):
-            if isinstance(node, ast.Assign):
-                for target in node.targets:
-                    if isinstance(target, ast.Name):
-                        bindings.setdefault(target.id, []).append(node.value)
+        bindings = self.evidence.scopes.bindings(function).names
 
         def own_builder(name: str) -> bool:
             annotation = parameters[position[name]].annotation
@@ -642,9 +637,10 @@ class ContainerJudge:
                     return False
             if not isinstance(value, ast.Name) or value.id in seen:
                 return False
-            if value.id in position:
-                return True
-            return any(handed(bound, seen | {value.id}) for bound in bindings.get(value.id, ()))
+            return any(
+                binding.how == "parameter" or (binding.how == "value" and not binding.path and handed(binding.node, seen | {value.id}))  # type: ignore[arg-type]
+                for binding in bindings.get(value.id, ())
+            )
 
         return handed(fill.member.value, frozenset())
 

@@ -198,18 +198,19 @@ def _on_every_call(method: FunctionNode, call: ast.Call) -> bool:
 
 def _judge_closure(call: ast.Call, function: FunctionNode, survey: Survey, evidence_of: Callable[[], Evidence]) -> Optional[Finding]:
     """WG010 for a module-level function that hooks the caller's module with a hook keeping what it sees in
-    state of the function's own: a local the hook closes over (``_state["out"] = output``) or one a
-    ``partial`` binds (``partial(save, debug_state, name)``). The caller's model keeps the hook, the hook
+    state of the function's own: a local the hook closes over (``_state["out"] = output``), one a
+    ``partial`` binds (``partial(save, debug_state, name)``), or a hook object it builds (``tool =
+    HookTool()``, ``tool.hook_fun``). The caller's model keeps the hook, the hook
     keeps that state, and with the handle dropped nothing takes them off."""
     _, hook, bound = _hook_of(call, survey)
-    made = _hook_object(hook, function, survey)
+    made = _hook_object(hook, function, survey, evidence_of)
     if made is not None:  # ``tool = HookTool()``, then ``m.register_forward_hook(tool.hook_fun)``
-        target, stored, name = made[0], _first_store_on(made[0], function_parameters(made[0])[0].arg, survey.names), made[1]
+        stored, name = _first_store_on(made[0], function_parameters(made[0])[0].arg, survey.names), made[1]
     else:
         found = _function_named(hook, function, survey) if isinstance(hook, ast.Name) else None
         if found is None or isinstance(found, ast.Lambda):
             return None
-        target, stored, name = found, _first_store_in_state(found, function, bound, survey.names), found.name
+        stored, name = _first_store_in_state(found, function, bound, survey.names), found.name
     if stored is None:
         return None
     module = call.func.value  # type: ignore[attr-defined]
@@ -223,7 +224,9 @@ def _judge_closure(call: ast.Call, function: FunctionNode, survey: Survey, evide
     )
 
 
-def _hook_object(hook: Optional[ast.expr], function: FunctionNode, survey: Survey) -> Optional[tuple[FunctionNode, str]]:
+def _hook_object(
+    hook: Optional[ast.expr], function: FunctionNode, survey: Survey, evidence_of: Callable[[], Evidence]
+) -> Optional[tuple[FunctionNode, str]]:
     """The method a hook runs when it is an object the function builds from a class of this module, and
     that method's name: ``tool.hook_fun`` or ``saver`` (its ``__call__``), with every binding of the local
     a call of that class (``tool = HookTool()``). The object is then state of the hook's own, on which the
@@ -231,9 +234,11 @@ def _hook_object(hook: Optional[ast.expr], function: FunctionNode, survey: Surve
     local, method = (hook.value, hook.attr) if isinstance(hook, ast.Attribute) else (hook, "__call__")
     if not isinstance(local, ast.Name):
         return None
-    bindings = [node.value for node in walk(function) if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == local.id for t in node.targets)]
-    classes = {value.func.id for value in bindings if isinstance(value, ast.Call) and isinstance(value.func, ast.Name)}
-    if not bindings or len(bindings) != sum(isinstance(v, ast.Call) for v in bindings) or len(classes) != 1 or (cls := classes.pop()) not in survey.classes:
+    bindings = evidence_of().scopes.bindings(function).names.get(local.id, [])
+    classes = {b.node.func.id for b in bindings if b.how == "value" and isinstance(b.node, ast.Call) and isinstance(b.node.func, ast.Name)}
+    if not bindings or not all(b.how == "value" and not b.path and isinstance(b.node, ast.Call) for b in bindings):
+        return None
+    if len(classes) != 1 or (cls := classes.pop()) not in survey.classes:
         return None
     found = _instance_method(survey.classes[cls], method, survey)
     return (found, f"{cls}.{method}") if found is not None else None
